@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/** A model column in a run request. */
+export const runModelSchema = z.object({
+  provider: z.string().min(1, "provider is required"),
+  model: z.string().min(1, "model is required"),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+const cellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** Body of POST /api/v1/runs: inline prompt and rows, or ids of a stored prompt and dataset. */
+export const createRunSchema = z
+  .object({
+    prompt: z.string().min(1, "prompt must not be empty").max(1_000_000).optional(),
+    promptId: z.uuid().optional(),
+    rows: z.array(z.record(z.string(), cellValue)).max(100_000).optional(),
+    datasetId: z.uuid().optional(),
+    datasetName: z.string().min(1).max(200).optional(),
+    models: z.array(runModelSchema).min(1, "at least one model is required").max(16),
+    concurrency: z.int().min(1).max(1024).optional(),
+    providerConcurrency: z.record(z.string(), z.int().min(1).max(1024)).optional(),
+    maxAttempts: z.int().min(1).max(20).optional(),
+    timeoutSeconds: z.number().positive().max(3600).optional(),
+    trials: z.int().min(1).max(100).optional(),
+  })
+  .superRefine((body, context) => {
+    if ((body.prompt === undefined) === (body.promptId === undefined)) {
+      context.addIssue({ code: "custom", path: ["prompt"], message: "give exactly one of prompt or promptId" });
+    }
+    if (body.rows !== undefined && body.datasetId !== undefined) {
+      context.addIssue({ code: "custom", path: ["rows"], message: "give rows or datasetId, not both" });
+    }
+  });
+
+/** A validated run request. */
+export type CreateRunInput = z.infer<typeof createRunSchema>;
+
+/** Body of POST /api/v1/prompts. */
+export const createPromptSchema = z.object({
+  name: z.string().min(1).max(200),
+  text: z.string().max(1_000_000).default(""),
+  type: z.enum(["generator", "grader"]).default("generator"),
+});
+
+/** Body of POST /api/v1/datasets. */
+export const createDatasetSchema = z.object({
+  name: z.string().min(1).max(200),
+  rows: z.array(z.record(z.string(), cellValue)).min(1, "a dataset needs at least one row").max(100_000),
+  headers: z.array(z.string()).optional(),
+});

@@ -1,0 +1,41 @@
+import type { Database } from "../database";
+
+/**
+ * Extends the lease of every cell workerId holds. One statement for all of them; it changes
+ * nothing visible, so it neither bumps seq nor notifies (0004_realtime.sql).
+ * Returns how many leases were renewed.
+ */
+export async function renewLeases(db: Database, { workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<number> {
+  const { rowCount } = await db.query(
+    `update run_cells set lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
+      where lease_owner = $1 and status = 'running'`,
+    [workerId, leaseMs],
+  );
+  return rowCount;
+}
+
+/**
+ * Gives back the cells workerId holds, as if never claimed (a graceful stop): queued, due now,
+ * the attempt not counted.
+ */
+export async function releaseLeases(db: Database, { workerId }: { workerId: string }): Promise<number> {
+  const { rowCount } = await db.query(
+    `update run_cells
+        set status = 'queued', lease_owner = null, lease_expires_at = null,
+            attempts = greatest(attempts - 1, 0), not_before = now()
+      where lease_owner = $1 and status = 'running'`,
+    [workerId],
+  );
+  return rowCount;
+}
+
+/**
+ * Expires every lease at once. Only for PGlite at start-up: one process owns a PGlite folder,
+ * so any cell still marked running there was left by a process that has ended.
+ */
+export async function expireAllLeases(db: Database): Promise<number> {
+  const { rowCount } = await db.query(
+    "update run_cells set lease_expires_at = now() where status = 'running' and lease_expires_at > now()",
+  );
+  return rowCount;
+}

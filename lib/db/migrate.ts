@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Database } from "./database";
+
+/** Where the SQL migrations live, relative to the project root. */
+export const migrationsDir = path.join(process.cwd(), "supabase", "migrations");
+
+// Any fixed number works; it only has to be the same in every process that migrates.
+const migrationLockKey = 7_316_221;
+
+/**
+ * Applies supabase/migrations/*.sql in name order, each once, all in one transaction (a failed
+ * migration leaves the schema as it was), recorded in parallaxr.schema_migrations. Safe to call from several processes at once.
+ * Returns the names applied now.
+ */
+export async function migrate(db: Database, { dir = migrationsDir }: { dir?: string } = {}): Promise<string[]> {
+  const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    // Two workers starting together must not both apply 0001 (nor both create the bookkeeping
+    // table): hold a lock for the whole transaction.
+    await tx.query("select pg_advisory_xact_lock($1)", [migrationLockKey]);
+    await tx.exec(`
+      create schema if not exists parallaxr;
+      create table if not exists parallaxr.schema_migrations (
+        name text primary key,
+        applied_at timestamptz not null default now()
+      );
+    `);
+    const done = new Set(
+      (await tx.query<{ name: string }>("select name from parallaxr.schema_migrations")).rows.map((row) => row.name),
+    );
+    for (const name of files) {
+      if (done.has(name)) continue;
+      const sql = readFileSync(path.join(dir, name), "utf8");
+      try {
+        await tx.exec(sql);
+      } catch (error) {
+        throw new Error(`Migration ${name} failed: ${(error as Error).message}`, { cause: error });
+      }
+      await tx.query("insert into parallaxr.schema_migrations (name) values ($1)", [name]);
+      applied.push(name);
+    }
+  });
+  return applied;
+}

@@ -1,0 +1,38 @@
+import path from "node:path";
+import type { Database } from "./database";
+import { migrate } from "./migrate";
+import { openPglite } from "./open-pglite";
+import { openPostgres } from "./open-postgres";
+
+/** Where the embedded database lives unless PARALLAXR_DATA_DIR says otherwise. */
+export const defaultDataDir = path.join(process.cwd(), ".data");
+
+/** How to reach the database: a Postgres URL, or else PGlite in a folder. */
+export interface DatabaseConfig {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+}
+
+/** Reads the database settings from the environment (DATABASE_URL, PARALLAXR_DATA_DIR). */
+export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.PARALLAXR_DATA_DIR || undefined,
+    poolSize: env.PARALLAXR_POOL_SIZE ? Number(env.PARALLAXR_POOL_SIZE) : undefined,
+  };
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  const db = config.databaseUrl
+    ? await openPostgres({ url: config.databaseUrl, poolSize: config.poolSize })
+    : await openPglite({ dataDir: path.join(config.dataDir ?? defaultDataDir, "pglite") });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,109 @@
+import type { Cell, CellCounts, RunSummary } from "@/lib/api/types";
+import type { Queryable } from "../database";
+
+const cellColumns = `id, row_index, column_index, trial, status, output_raw, output_parsed, tokens_in, tokens_out,
+  tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
+  grade, manual_grade, seq, updated_at`;
+
+interface CellRow {
+  id: string; row_index: number; column_index: number; trial: number; status: Cell["status"];
+  output_raw: string | null; output_parsed: string | null; tokens_in: number | null; tokens_out: number | null;
+  tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
+  error_message: string | null; error_code: string | null; warnings: string[]; attempts: number; cached: boolean;
+  grade: number | null; manual_grade: number | null; seq: number | string; updated_at: Date | string;
+}
+
+function toCell(row: CellRow): Cell {
+  return {
+    id: row.id,
+    row: row.row_index,
+    column: row.column_index,
+    trial: row.trial,
+    status: row.status,
+    output: row.output_raw,
+    outputParsed: row.output_parsed,
+    tokensIn: row.tokens_in,
+    tokensOut: row.tokens_out,
+    tokensEstimated: row.tokens_estimated,
+    latencyMs: row.latency_ms,
+    costUsd: row.cost_usd,
+    finishReason: row.finish_reason,
+    error: row.error_message,
+    errorCode: row.error_code,
+    warnings: row.warnings ?? [],
+    attempts: row.attempts,
+    cached: row.cached,
+    grade: row.grade,
+    manualGrade: row.manual_grade,
+    seq: Number(row.seq),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+const emptyCounts = (): CellCounts => ({
+  queued: 0, running: 0, ok: 0, warning: 0, error: 0, malformed: 0, skipped: 0, cancelled: 0,
+});
+
+const iso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
+
+/** The run without cells, or null when it is not the caller's. */
+export async function getRunSummary(tx: Queryable, { id }: { id: string }): Promise<RunSummary | null> {
+  const { rows } = await tx.query<{
+    id: string; kind: string; status: RunSummary["status"]; text: string | null; prompt_version_id: string | null;
+    prompt_id: string | null; dataset_id: string | null; row_count: number; trials: number; concurrency: number;
+    error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
+    columns: RunSummary["columns"]; counts: Record<string, number> | null;
+  }>(
+    `select r.id, r.kind, r.status, v.text, r.prompt_version_id, r.prompt_id, r.dataset_id, r.row_count, r.trials,
+            r.concurrency, r.error, r.created_at, r.started_at, r.finished_at,
+            (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
+                    'model', c.model, 'params', c.params) order by c.column_index), '[]')
+               from run_columns c where c.run_id = r.id) as columns,
+            (select json_object_agg(s.status, s.n)
+               from (select status, count(*)::int as n from run_cells where run_id = r.id group by status) s) as counts
+       from runs r left join prompt_versions v on v.id = r.prompt_version_id
+      where r.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    prompt: row.text ?? "",
+    promptVersionId: row.prompt_version_id,
+    promptId: row.prompt_id,
+    datasetId: row.dataset_id,
+    columns: row.columns,
+    rowCount: row.row_count,
+    trials: row.trials,
+    concurrency: row.concurrency,
+    counts: { ...emptyCounts(), ...(row.counts ?? {}) },
+    error: row.error,
+    createdAt: iso(row.created_at)!,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}
+
+/** Cells of a run changed after the cursor seq, oldest change first, at most limit of them. */
+export async function listCellChanges(
+  tx: Queryable,
+  { runId, afterSeq, limit = 1000 }: { runId: string; afterSeq: number; limit?: number },
+): Promise<Cell[]> {
+  const { rows } = await tx.query<CellRow>(
+    `select ${cellColumns} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
+    [runId, afterSeq, limit],
+  );
+  return rows.map(toCell);
+}
+
+/** Every cell of a run in grid order. */
+export async function listCells(tx: Queryable, { runId }: { runId: string }): Promise<Cell[]> {
+  const { rows } = await tx.query<CellRow>(
+    `select ${cellColumns} from run_cells where run_id = $1 order by row_index, column_index, variant, trial`,
+    [runId],
+  );
+  return rows.map(toCell);
+}

@@ -1,0 +1,41 @@
+import type { Queryable } from "../database";
+
+/**
+ * Inserts a dataset and all its rows (one statement for the rows) as the calling user.
+ * Values must already be strings. Returns the dataset id.
+ */
+export async function insertDataset(
+  tx: Queryable,
+  input: { name: string; source: "upload" | "manual" | "inline" | "experiment" | "eval" | "batch"; headers: string[]; rows: Array<Record<string, string>> },
+): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>(
+    "insert into datasets (name, source, headers, row_count) values ($1, $2, $3, $4) returning id",
+    [input.name, input.source, input.headers, input.rows.length],
+  );
+  const datasetId = rows[0].id;
+  await tx.query(
+    `insert into dataset_rows (dataset_id, row_index, data)
+     select $1, e.ordinality - 1, e.value from jsonb_array_elements($2::jsonb) with ordinality as e(value, ordinality)`,
+    [datasetId, JSON.stringify(input.rows)],
+  );
+  return datasetId;
+}
+
+/** The dataset's headers and row count, or null when it is not the caller's. */
+export async function getDatasetById(tx: Queryable, { id }: { id: string }): Promise<{ id: string; name: string; headers: string[]; rowCount: number } | null> {
+  const { rows } = await tx.query<{ id: string; name: string; headers: string[]; row_count: number }>(
+    "select id, name, headers, row_count from datasets where id = $1",
+    [id],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, name: row.name, headers: row.headers, rowCount: row.row_count } : null;
+}
+
+/** All rows of a dataset in order. */
+export async function listDatasetRows(tx: Queryable, { datasetId }: { datasetId: string }): Promise<Array<Record<string, string>>> {
+  const { rows } = await tx.query<{ data: Record<string, string> }>(
+    "select data from dataset_rows where dataset_id = $1 order by row_index",
+    [datasetId],
+  );
+  return rows.map((row) => row.data);
+}

@@ -1,0 +1,53 @@
+import type { Queryable } from "../database";
+
+/** What a new run is made of, once its prompt and dataset are resolved. */
+export interface NewRun {
+  kind: "workbench" | "experiment" | "eval" | "matrix" | "batch";
+  promptId: string | null;
+  promptVersionId: string;
+  datasetId: string | null;
+  rowCount: number;
+  trials: number;
+  concurrency: number;
+  providerConcurrency: Record<string, number>;
+  maxAttempts: number;
+  timeoutMs: number;
+  columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>;
+}
+
+/**
+ * Inserts the run, its columns and every cell (rows x columns x trials, planned by Postgres in
+ * one statement) as the calling user. Cells start queued, so workers may take them as soon as
+ * the transaction commits. Returns the run id.
+ */
+export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>(
+    `insert into runs (kind, prompt_id, prompt_version_id, dataset_id, row_count, trials, concurrency,
+                       provider_concurrency, max_attempts, timeout_ms, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued')
+     returning id`,
+    [
+      run.kind, run.promptId, run.promptVersionId, run.datasetId, run.rowCount, run.trials, run.concurrency,
+      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs,
+    ],
+  );
+  const runId = rows[0].id;
+  await tx.query(
+    `insert into run_columns (run_id, column_index, provider, model, params)
+     select $1, c.ordinality - 1, c.value ->> 'provider', c.value ->> 'model', coalesce(c.value -> 'params', '{}')
+       from jsonb_array_elements($2::jsonb) with ordinality as c(value, ordinality)`,
+    [runId, JSON.stringify(run.columns)],
+  );
+  await tx.query(
+    `insert into run_cells (run_id, column_id, column_index, row_index, trial)
+     select $1, col.id, col.column_index, r.i, t.i
+       from run_columns col, generate_series(0, $2::int - 1) as r(i), generate_series(0, $3::int - 1) as t(i)
+      where col.run_id = $1
+      order by r.i, col.column_index, t.i`,
+    [runId, run.rowCount, run.trials],
+  );
+  if (run.rowCount === 0) {
+    await tx.query("update runs set status = 'completed', started_at = now(), finished_at = now() where id = $1", [runId]);
+  }
+  return runId;
+}

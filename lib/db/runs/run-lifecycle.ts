@@ -1,0 +1,72 @@
+import type { RunStatus } from "@/lib/api/types";
+import type { Database, Queryable } from "../database";
+
+/** Ids of runs a worker may take cells from, oldest first. */
+export async function listActiveRunIds(db: Database): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    "select id from runs where status in ('queued', 'running') order by created_at limit 1000",
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Marks completed each of the given running runs (all running runs when runIds is null) that
+ * has no open cell left. Called after each batch of results, and now and then as a sweep.
+ */
+export async function completeFinishedRuns(db: Database, { runIds }: { runIds: string[] | null }): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `update runs r set status = 'completed', finished_at = now()
+      where r.status = 'running' and ($1::uuid[] is null or r.id = any($1::uuid[]))
+        and not exists (select 1 from run_cells c where c.run_id = r.id and c.status in ('queued', 'running'))
+      returning r.id`,
+    [runIds],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** What a person can do to a run, and from which statuses. */
+export type RunAction = "pause" | "resume" | "cancel";
+
+const transitions: Record<RunAction, { from: RunStatus[]; to: RunStatus }> = {
+  pause: { from: ["queued", "running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["queued", "running", "paused"], to: "cancelled" },
+};
+
+/**
+ * Applies a lifecycle action as the calling user. Pause stops new claims (cells in flight finish
+ * and are kept: they are paid for); cancel also marks every cell not yet started cancelled.
+ * Returns the new status, or null when the run is not the caller's; throws when the action does
+ * not apply to the run's status.
+ */
+export async function applyRunAction(tx: Queryable, { id, action }: { id: string; action: RunAction }): Promise<RunStatus | null> {
+  const current = (await tx.query<{ status: RunStatus }>("select status from runs where id = $1 for update", [id])).rows[0];
+  if (!current) return null;
+  const { from, to } = transitions[action];
+  if (!from.includes(current.status)) {
+    throw new RunActionError(`Cannot ${action} a run that is ${current.status}.`);
+  }
+  await tx.query(
+    `update runs set status = $2,
+            finished_at = case when $2 = 'cancelled' then now() else finished_at end
+      where id = $1`,
+    [id, to],
+  );
+  if (action === "cancel") {
+    // Cells whose worker vanished (expired lease) are not in flight any more: cancel them too.
+    await tx.query(
+      `update run_cells set status = 'cancelled', lease_owner = null, lease_expires_at = null, finished_at = now()
+        where run_id = $1 and (status = 'queued' or (status = 'running' and lease_expires_at <= now()))`,
+      [id],
+    );
+  }
+  return to;
+}
+
+/** A lifecycle action that does not apply to the run's current status. */
+export class RunActionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunActionError";
+  }
+}

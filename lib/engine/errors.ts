@@ -1,0 +1,18 @@
+/** Input that names a field wrongly; becomes HTTP 400 with that field. */
+export class ValidationError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ValidationError";
+  }
+}
+
+/** Something the caller asked for that is not there, or not theirs; becomes HTTP 404. */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotFoundError";
+  }
+}

@@ -1,0 +1,31 @@
+import type { Run, RunSummary } from "@/lib/api/types";
+import { asUser } from "@/lib/db/as-user";
+import type { Database } from "@/lib/db/database";
+import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
+import { getRunSummary, listCells } from "@/lib/db/runs/get-run";
+import { applyRunAction, type RunAction } from "@/lib/db/runs/run-lifecycle";
+import { NotFoundError } from "./errors";
+
+/** The run with its rows and cells, as userId may see it. */
+export async function getRun({ db }: { db: Database }, { userId, runId }: { userId: string; runId: string }): Promise<Run> {
+  return asUser(db, userId, async (tx) => {
+    const summary = await getRunSummary(tx, { id: runId });
+    if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
+    const rows = summary.datasetId ? await listDatasetRows(tx, { datasetId: summary.datasetId }) : [];
+    const cells = await listCells(tx, { runId });
+    return { ...summary, rows, cells };
+  });
+}
+
+/** Pauses, resumes or cancels a run of userId's. */
+export async function changeRunStatus(
+  { db }: { db: Database },
+  { userId, runId, action }: { userId: string; runId: string; action: RunAction },
+): Promise<RunSummary> {
+  return asUser(db, userId, async (tx) => {
+    const status = await applyRunAction(tx, { id: runId, action });
+    if (!status) throw new NotFoundError(`Run ${runId} not found.`);
+    const summary = await getRunSummary(tx, { id: runId });
+    return summary!;
+  });
+}

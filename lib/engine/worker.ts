@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import { claimCells, type ClaimedCell } from "@/lib/db/cells/claim-cells";
+import { expireAllLeases, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
+import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
+import type { Database } from "@/lib/db/database";
+import { loadRunPlan, type RunPlan } from "@/lib/db/runs/load-run-plan";
+import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
+import type { ProviderRegistry } from "@/lib/providers/registry";
+import { executeCell } from "./execute-cell";
+
+/** Settings of a worker. */
+export interface WorkerOptions {
+  db: Database;
+  providers: ProviderRegistry;
+  /** Distinct per process; appears in lease_owner. */
+  workerId?: string;
+  /** Most calls this worker has in flight at once, over all runs. */
+  maxInFlight?: number;
+  /** A claimed cell is this worker's for leaseMs unless renewed (renewed every leaseMs / 3). */
+  leaseMs?: number;
+  /** How often to look for due retries, expired leases and new runs without a notification. */
+  pollMs?: number;
+  /** PGlite only: take back every running cell at start (one process owns the folder). */
+  reclaimOnStart?: boolean;
+  now?: () => number;
+  random?: () => number;
+  /** Called with errors the worker survived (a failed claim or write); defaults to console.error. */
+  onError?: (error: unknown) => void;
+}
+
+/** A running worker. */
+export interface Worker {
+  readonly id: string;
+  /**
+   * Stops claiming, waits up to graceMs for calls in flight and saves their results, then aborts
+   * the rest and gives their cells back (queued, attempt not counted).
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** Calls in flight now. */
+  inFlight(): number;
+}
+
+/**
+ * Starts a worker that claims cells from the database, executes them and writes their results.
+ * Results are written in batches: whatever finished since the last write goes in one statement,
+ * which keeps a 0 ms mock run at thousands of cells per second instead of one write per cell.
+ */
+export async function startWorker(options: WorkerOptions): Promise<Worker> {
+  const { db, providers } = options;
+  const id = options.workerId ?? `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const maxInFlight = options.maxInFlight ?? 256;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 250;
+  const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const onError = options.onError ?? ((error: unknown) => console.error("[parallaxr worker]", error));
+
+  const stopController = new AbortController();
+  const inFlight = new Map<string, ClaimedCell>();
+  const finished: CellResult[] = [];
+  const plans = new Map<string, RunPlan>();
+  let rotation = 0;
+  let ticking = false;
+  let tickAgain = false;
+  let stopped = false;
+  let lastSweep = 0;
+
+  if (options.reclaimOnStart) await expireAllLeases(db);
+
+  const requestTick = (): void => {
+    if (ticking) {
+      tickAgain = true;
+      return;
+    }
+    ticking = true;
+    void tick()
+      .catch(onError)
+      .finally(() => {
+        ticking = false;
+        if (tickAgain) {
+          tickAgain = false;
+          requestTick();
+        }
+      });
+  };
+
+  async function tick(): Promise<void> {
+    await flush();
+    if (stopped || inFlight.size >= maxInFlight) return;
+    const runIds = await listActiveRunIds(db);
+    if (runIds.length === 0) return;
+    // Start each tick at a different run so that no run starves the others.
+    rotation = (rotation + 1) % runIds.length;
+    for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
+      const runId = runIds[(rotation + k) % runIds.length];
+      const claimed = await claimCells(db, { runId, workerId: id, leaseMs, limit: maxInFlight - inFlight.size });
+      if (claimed.length === 0) continue;
+      const plan = await planFor(runId);
+      for (const cell of claimed) start(plan, cell);
+    }
+  }
+
+  async function planFor(runId: string): Promise<RunPlan> {
+    let plan = plans.get(runId);
+    if (!plan) {
+      const loaded = await loadRunPlan(db, { runId });
+      if (!loaded) throw new Error(`Run ${runId} vanished while its cells were claimed`);
+      plan = loaded;
+      plans.set(runId, plan);
+    }
+    return plan;
+  }
+
+  function start(plan: RunPlan, cell: ClaimedCell): void {
+    inFlight.set(cell.id, cell);
+    executeCell({ providers, now, random, stopSignal: stopController.signal }, plan, cell)
+      .then(
+        (result) => {
+          // A call aborted by stop() is given back by releaseLeases, not written as a failure.
+          if (!stopController.signal.aborted) finished.push(result);
+        },
+        (error) => {
+          onError(error);
+          if (!stopController.signal.aborted) {
+            finished.push({ id: cell.id, runId: cell.runId, status: "error", errorCode: "internal", errorMessage: `Internal error: ${(error as Error).message}` });
+          }
+        },
+      )
+      .finally(() => {
+        inFlight.delete(cell.id);
+        requestTick();
+      });
+  }
+
+  async function flush(): Promise<void> {
+    if (finished.length === 0) return;
+    const batch = finished.splice(0, finished.length);
+    try {
+      await saveCellResults(db, { workerId: id, results: batch });
+    } catch (error) {
+      // Keep them for the next tick rather than lose paid-for results.
+      finished.unshift(...batch);
+      throw error;
+    }
+    const runIds = [...new Set(batch.map((result) => result.runId))];
+    const done = await completeFinishedRuns(db, { runIds });
+    for (const runId of done) plans.delete(runId);
+  }
+
+  const renewTimer = setInterval(() => {
+    if (inFlight.size === 0) return;
+    renewLeases(db, { workerId: id, leaseMs }).catch(onError);
+  }, Math.max(50, Math.floor(leaseMs / 3)));
+
+  const pollTimer = setInterval(() => {
+    const time = Date.now();
+    if (time - lastSweep > 5_000) {
+      lastSweep = time;
+      completeFinishedRuns(db, { runIds: null }).catch(onError);
+    }
+    requestTick();
+  }, pollMs);
+
+  const unlistenRuns = await db.listen("parallaxr_runs", () => requestTick());
+  const unlistenCells = await db.listen("parallaxr_cells", (payload) => {
+    // New cells and re-queued cells are work; our own result writes are not.
+    if (payload.includes('"status" : "queued"') || payload.includes('"status":"queued"')) requestTick();
+  });
+
+  requestTick();
+
+  return {
+    id,
+    inFlight: () => inFlight.size,
+    async stop({ graceMs = 5_000 } = {}) {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(pollTimer);
+      await unlistenRuns().catch(onError);
+      await unlistenCells().catch(onError);
+      const deadline = Date.now() + graceMs;
+      while (inFlight.size > 0 && Date.now() < deadline) await delay(10);
+      stopController.abort(new Error("worker stopping"));
+      while (inFlight.size > 0 || ticking) await delay(5);
+      clearInterval(renewTimer);
+      await flush().catch(onError);
+      await releaseLeases(db, { workerId: id }).catch(onError);
+    },
+  };
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const config: NextConfig = {
+  // PGlite ships WASM and a data bundle it loads from its own folder; pg has optional native bits.
+  // Both must be required at run time from node_modules, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pg"],
+  poweredByHeader: false,
+  // The build writes its own output folder so that e2e builds never collide with `next dev`.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+};
+
+export default config;

@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import type { Database } from "@/lib/db/database";
+import { openDatabase } from "@/lib/db/open-database";
+
+/** The Postgres server tests use; override with TEST_DATABASE_URL. */
+export const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+let serverReachable: Promise<boolean> | null = null;
+
+/**
+ * Whether the Postgres server answers. Under CI it must: a missing server is a failure there,
+ * not a skip. Elsewhere the suites that need it print a notice and skip.
+ */
+export function postgresServerAvailable(): Promise<boolean> {
+  serverReachable ??= (async () => {
+    const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.end();
+      return true;
+    } catch (error) {
+      if (process.env.CI) throw new Error(`CI needs the Postgres server at ${serverUrl}: ${(error as Error).message}`);
+      console.warn(`[tests] Postgres server not reachable at ${serverUrl}; its suites are skipped.`);
+      return false;
+    }
+  })();
+  return serverReachable;
+}
+
+/** A database of its own for one test file, migrated; drop() removes it. */
+export interface TestDatabase {
+  db: Database;
+  /** For other processes (workers) to connect to the same database; null for PGlite. */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+/** A fresh in-memory PGlite. */
+export async function createPgliteTestDatabase(): Promise<TestDatabase> {
+  const db = await openDatabase({ dataDir: "memory://" });
+  return { db, url: null, drop: () => db.close() };
+}
+
+/** A fresh database on the Postgres server, named for this test file. */
+export async function createServerTestDatabase(): Promise<TestDatabase> {
+  const name = `parallaxr_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 8 });
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Polls condition until it returns a truthy value or timeoutMs passes. Never a fixed sleep. */
+export async function waitFor<T>(condition: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 25, what = "condition" } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The single local user of the embedded default, and a second user for RLS tests. */
+export const userA = "00000000-0000-4000-8000-00000000000a";
+export const userB = "00000000-0000-4000-8000-00000000000b";
