@@ -5,8 +5,6 @@ const config: NextConfig = {
   // Both must be required at run time from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pg"],
   poweredByHeader: false,
-  // The build writes its own output folder so that e2e builds never collide with `next dev`.
-  distDir: process.env.NEXT_DIST_DIR || ".next",
 };
 
 export default config;

@@ -14,7 +14,7 @@ const migrationLockKey = 7_316_221;
  * Returns the names applied now.
  */
 export async function migrate(db: Database, { dir = migrationsDir }: { dir?: string } = {}): Promise<string[]> {
-  const files = readdirSync(dir).filter((name) => name.endsWith(".sql")).sort();
+  const files = readdirSync(/*turbopackIgnore: true*/ dir).filter((name) => name.endsWith(".sql")).sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     // Two workers starting together must not both apply 0001 (nor both create the bookkeeping
@@ -32,7 +32,7 @@ export async function migrate(db: Database, { dir = migrationsDir }: { dir?: str
     );
     for (const name of files) {
       if (done.has(name)) continue;
-      const sql = readFileSync(path.join(dir, name), "utf8");
+      const sql = readFileSync(/*turbopackIgnore: true*/ path.join(dir, name), "utf8");
       try {
         await tx.exec(sql);
       } catch (error) {

@@ -66,11 +66,11 @@ export async function createServerTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Polls condition until it returns a truthy value or timeoutMs passes. Never a fixed sleep. */
-export async function waitFor<T>(condition: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 25, what = "condition" } = {}): Promise<T> {
+export async function waitFor<T>(condition: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 25, what = "condition" } = {}): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -1,0 +1,11 @@
+import { createPromptSchema } from "@/lib/api/schemas";
+import { asUser } from "@/lib/db/as-user";
+import { insertPrompt } from "@/lib/db/prompts/prompts";
+import { route } from "@/lib/server/route";
+
+export const dynamic = "force-dynamic";
+
+/** Stores a prompt; run it with POST /api/v1/runs {"promptId": ...}. */
+export const POST = route({ body: createPromptSchema, status: 201 }, ({ caller, body, app }) =>
+  asUser(app.db, caller.userId, (tx) => insertPrompt(tx, body)),
+);

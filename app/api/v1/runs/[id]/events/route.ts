@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { createRunEventStream } from "@/lib/realtime/run-event-stream";
+import { route } from "@/lib/server/route";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ id: z.uuid({ message: "run id must be a UUID" }) });
+
+/** Server-Sent Events of the run's cell changes; resumes after Last-Event-ID (or ?after=). */
+export const GET = route({ params }, async ({ request, caller, params, app }) => {
+  const url = new URL(request.url);
+  const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
+  const afterSeq = Number.parseInt(cursor, 10);
+  const stream = createRunEventStream({
+    db: app.db,
+    notifications: app.notifications,
+    userId: caller.userId,
+    runId: params.id,
+    afterSeq: Number.isFinite(afterSeq) && afterSeq > 0 ? afterSeq : 0,
+    signal: request.signal,
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+});

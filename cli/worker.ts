@@ -1,0 +1,42 @@
+/**
+ * A standalone worker: `npm run worker` with DATABASE_URL set claims and executes cells of every
+ * user's runs until SIGTERM or SIGINT, then gives back what it holds. Start as many as you like,
+ * on as many machines as you like; the database shares the work.
+ */
+import { openDatabase } from "@/lib/db/open-database";
+import { startWorker } from "@/lib/engine/worker";
+import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
+
+async function main(): Promise<void> {
+  const env = process.env;
+  if (!env.DATABASE_URL) {
+    console.error(
+      "npm run worker needs DATABASE_URL (a Postgres server). With the embedded database the worker " +
+        "already runs inside the server (npm run dev); a second process must not open the same PGlite folder.",
+    );
+    process.exit(2);
+  }
+  const db = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: env.PARALLAXR_POOL_SIZE ? Number(env.PARALLAXR_POOL_SIZE) : 4 });
+  const worker = await startWorker({
+    db,
+    providers: createDefaultProviderRegistry(env),
+    workerId: env.PARALLAXR_WORKER_ID || undefined,
+    maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
+    leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,
+    pollMs: env.PARALLAXR_POLL_MS ? Number(env.PARALLAXR_POLL_MS) : undefined,
+  });
+  console.log(`[parallaxr worker] ${worker.id} started (pid ${process.pid})`);
+  const stop = async (signal: string) => {
+    console.log(`[parallaxr worker] ${signal}: finishing calls in flight, then stopping`);
+    await worker.stop({ graceMs: 10_000 });
+    await db.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error("[parallaxr worker] could not start:", error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import { ZodError } from "zod";
+import { NotFoundError, ValidationError } from "@/lib/engine/errors";
+import { RunActionError } from "@/lib/db/runs/run-lifecycle";
+
+/** The error codes the API answers with, each with its HTTP status. */
+export const httpErrors = {
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  internal: 500,
+} as const;
+
+/** An error code of the API. */
+export type HttpErrorCode = keyof typeof httpErrors;
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  error: { code: HttpErrorCode; message: string; field?: string };
+}
+
+/** A request that is wrong in a way the handler found itself. */
+export class HttpError extends Error {
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+/** Maps anything a handler threw to one error answer; unknown errors are logged and hidden. */
+export function errorResponse(error: unknown): Response {
+  const body = toErrorBody(error);
+  if (body.error.code === "internal") console.error("[parallaxr api]", error);
+  return Response.json(body, { status: httpErrors[body.error.code] });
+}
+
+function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof HttpError) return { error: { code: error.code, message: error.message, field: error.field } };
+  if (error instanceof ZodError) {
+    const issue = error.issues[0];
+    const field = issue.path.join(".");
+    return { error: { code: "bad_request", message: field ? `${field}: ${issue.message}` : issue.message, field: field || undefined } };
+  }
+  if (error instanceof ValidationError) return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
+  if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message } };
+  if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };
+  return { error: { code: "internal", message: "Internal server error. The server log has the details." } };
+}
