@@ -27,7 +27,7 @@ export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Dat
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   const db = config.databaseUrl
     ? await openPostgres({ url: config.databaseUrl, poolSize: config.poolSize })
-    : await openPglite({ dataDir: path.join(config.dataDir ?? defaultDataDir, "pglite") });
+    : await openPglite({ dataDir: pgliteFolder(config.dataDir ?? defaultDataDir) });
   try {
     await migrate(db);
   } catch (error) {
@@ -35,4 +35,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     throw error;
   }
   return db;
+}
+
+// "memory://" keeps the database in memory (tests); anything else is a folder holding "pglite".
+function pgliteFolder(dataDir: string): string {
+  return dataDir.startsWith("memory://") ? dataDir : path.join(dataDir, "pglite");
 }

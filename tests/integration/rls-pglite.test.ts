@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeRls } from "./rls-suite";
+
+describeRls("PGlite", createPgliteTestDatabase);

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asUser } from "@/lib/db/as-user";
+import type { Executor } from "@/lib/db/database";
+import { userA, userB, type TestDatabase } from "../helpers/databases";
+
+/** Each table with an update that changes nothing important, to try from both sides. */
+const tables: Array<{ table: string; update: string }> = [
+  { table: "prompts", update: "name = name || '!'" },
+  { table: "prompt_versions", update: "name = name || '!'" },
+  { table: "datasets", update: "name = name || '!'" },
+  { table: "dataset_rows", update: "data = data || '{\"x\": \"1\"}'" },
+  { table: "models", update: "label = 'changed'" },
+  { table: "runs", update: "name = 'changed'" },
+  { table: "run_columns", update: "label = 'changed'" },
+  { table: "run_cells", update: "manual_grade = 1" },
+  { table: "response_cache", update: "latency_ms = 1" },
+  { table: "pricing", update: "source = 'changed'" },
+  { table: "provider_keys", update: "last4 = 'zzzz'" },
+  { table: "api_tokens", update: "name = 'changed'" },
+  { table: "eval_suites", update: "name = 'changed'" },
+];
+
+/** One row in every table, owned by the calling user; returns the id of each. */
+async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
+  const one = async (sql: string, params: unknown[] = []) => (await tx.query<{ id: string }>(sql, params)).rows[0].id;
+  const ids: Record<string, string> = {};
+  ids.prompts = await one("insert into prompts (name, text) values ('p', 'hello {{x}}') returning id");
+  ids.prompt_versions = await one(
+    "insert into prompt_versions (prompt_id, version, name, text, text_hash) values ($1, 1, 'p', 'hello', 'h') returning id",
+    [ids.prompts],
+  );
+  ids.datasets = await one("insert into datasets (name, headers, row_count) values ('d', '{x}', 1) returning id");
+  ids.dataset_rows = await one("insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, '{\"x\": \"1\"}') returning id", [ids.datasets]);
+  ids.models = await one("insert into models (provider, model) values ('mock', 'echo') returning id");
+  ids.runs = await one("insert into runs (prompt_version_id, dataset_id, row_count, status) values ($1, $2, 1, 'paused') returning id", [ids.prompt_versions, ids.datasets]);
+  ids.run_columns = await one("insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id", [ids.runs]);
+  ids.run_cells = await one("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 0) returning id", [ids.runs, ids.run_columns]);
+  ids.response_cache = await one("insert into response_cache (cache_key, provider, model, output_raw) values ('k', 'mock', 'echo', 'out') returning id");
+  ids.pricing = await one("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 0, 0) returning id");
+  ids.provider_keys = await one("insert into provider_keys (provider, ciphertext, iv, auth_tag, last4) values ('openai', 'c', 'i', 't', '7f3a') returning id");
+  ids.api_tokens = await one("insert into api_tokens (name, token_hash, last4) values ('t', md5(random()::text), 'abcd') returning id");
+  ids.eval_suites = await one("insert into eval_suites (name, config_yaml) values ('e', 'model: x') returning id");
+  return ids;
+}
+
+/** Row Level Security from both sides, for every table and every operation. */
+export function describeRls(label: string, create: () => Promise<TestDatabase | null>): void {
+  describe(`row level security on ${label}`, () => {
+    let test: TestDatabase | null = null;
+    let owned: Record<string, string> = {};
+
+    beforeAll(async () => {
+      test = await create();
+      if (test) owned = await asUser(test.db, userA, seedEveryTable);
+    });
+    afterAll(async () => {
+      await test?.drop();
+    });
+
+    it("covers every table in the public schema, each with RLS on and four policies", async (context) => {
+      if (!test) return context.skip();
+      const { rows } = await test.db.query<{ tablename: string; rowsecurity: boolean; policies: number }>(
+        `select t.tablename, t.rowsecurity,
+                (select count(*)::int from pg_policies p where p.schemaname = 'public' and p.tablename = t.tablename) as policies
+           from pg_tables t where t.schemaname = 'public' order by 1`,
+      );
+      expect(rows.map((row) => row.tablename).sort()).toEqual(tables.map((entry) => entry.table).sort());
+      for (const row of rows) {
+        expect(row.rowsecurity, row.tablename).toBe(true);
+        expect(row.policies, row.tablename).toBe(4);
+      }
+    });
+
+    for (const { table, update } of tables) {
+      it(`${table}: the owner sees, changes and deletes their row`, async (context) => {
+        if (!test) return context.skip();
+        await asUser(test.db, userA, async (tx) => {
+          expect((await tx.query(`select id from ${table} where id = $1`, [owned[table]])).rows).toHaveLength(1);
+          expect((await tx.query(`update ${table} set ${update} where id = $1`, [owned[table]])).rowCount).toBe(1);
+          // delete inside a savepoint-free check: roll the whole transaction back afterwards
+          expect((await tx.query(`delete from ${table} where id = $1`, [owned[table]])).rowCount).toBe(1);
+          throw new RollBack();
+        }).catch((error) => {
+          if (!(error instanceof RollBack)) throw error;
+        });
+      });
+
+      it(`${table}: another user can neither see, change, delete nor forge the owner's row`, async (context) => {
+        if (!test) return context.skip();
+        await asUser(test.db, userB, async (tx) => {
+          expect((await tx.query(`select id from ${table}`)).rows).toHaveLength(0);
+          expect((await tx.query(`update ${table} set ${update} where id = $1`, [owned[table]])).rowCount).toBe(0);
+          expect((await tx.query(`delete from ${table} where id = $1`, [owned[table]])).rowCount).toBe(0);
+        });
+        // writing a row in the owner's name is refused
+        await expect(
+          asUser(test.db, userB, (tx) => tx.query(`update ${table} set user_id = $1 where id = $2`, [userA, owned[table]])),
+        ).resolves.toMatchObject({ rowCount: 0 });
+        await expect(
+          asUser(test.db, userB, (tx) => tx.query(`insert into prompts (user_id, name) values ($1, 'forged')`, [userA])),
+        ).rejects.toThrow(/row-level security/);
+        // the owner's row is untouched
+        const still = await asUser(test.db, userA, (tx) => tx.query(`select id from ${table} where id = $1`, [owned[table]]));
+        expect(still.rows).toHaveLength(1);
+      });
+    }
+
+    it("another user cannot attach rows to the owner's run or dataset by id", async (context) => {
+      if (!test) return context.skip();
+      await expect(
+        asUser(test.db, userB, (tx) =>
+          tx.query("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 5)", [owned.runs, owned.run_columns]),
+        ),
+      ).rejects.toThrow(/does not belong to this user/);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("insert into dataset_rows (dataset_id, row_index, data) values ($1, 9, '{}')", [owned.datasets])),
+      ).rejects.toThrow(/does not belong to this user/);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("insert into run_columns (run_id, column_index, provider, model) values ($1, 7, 'mock', 'x')", [owned.runs])),
+      ).rejects.toThrow(/does not belong to this user/);
+    });
+
+    it("a request with no user sees nothing", async (context) => {
+      if (!test) return context.skip();
+      const counts = await test.db.transaction(async (tx) => {
+        await tx.query("set local role authenticated");
+        return (await tx.query<{ n: number }>("select count(*)::int as n from prompts")).rows[0].n;
+      });
+      expect(counts).toBe(0);
+    });
+
+    it("prompt versions cannot be rewritten, even by their owner", async (context) => {
+      if (!test) return context.skip();
+      await expect(
+        asUser(test.db, userA, (tx) => tx.query("update prompt_versions set text = 'changed' where id = $1", [owned.prompt_versions])),
+      ).rejects.toThrow(/immutable/);
+    });
+  });
+}
+
+class RollBack extends Error {}
