@@ -59,6 +59,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const inFlight = new Map<string, ClaimedCell>();
   const finished: CellResult[] = [];
   const plans = new Map<string, RunPlan>();
+  // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
+  let activeRuns: string[] | null = null;
+  // Runs whose last claim found nothing more to run: after their next results, check if done.
+  const maybeFinished = new Set<string>();
   let rotation = 0;
   let ticking = false;
   let tickAgain = false;
@@ -87,17 +91,33 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   async function tick(): Promise<void> {
     await flush();
     if (stopped || inFlight.size >= maxInFlight) return;
-    const runIds = await listActiveRunIds(db);
+    activeRuns ??= await listActiveRunIds(db);
+    const runIds = activeRuns;
     if (runIds.length === 0) return;
     // Start each tick at a different run so that no run starves the others.
     rotation = (rotation + 1) % runIds.length;
     for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
       const runId = runIds[(rotation + k) % runIds.length];
-      const claimed = await claimCells(db, { runId, workerId: id, leaseMs, limit: maxInFlight - inFlight.size });
-      if (claimed.length === 0) continue;
+      const { cells, exhausted } = await claimCells(db, { runId, workerId: id, leaseMs, limit: maxInFlight - inFlight.size });
+      if (exhausted) maybeFinished.add(runId);
+      if (cells.length === 0) continue;
       const plan = await planFor(runId);
-      for (const cell of claimed) start(plan, cell);
+      for (const cell of cells) start(plan, cell);
     }
+    // A run with nothing left to claim and none of its calls with us may be finished now; runs
+    // with our calls in flight are checked when those results are written.
+    const busy = new Set([...inFlight.values()].map((cell) => cell.runId));
+    await checkFinished([...maybeFinished].filter((runId) => !busy.has(runId)));
+  }
+
+  async function checkFinished(runIds: string[]): Promise<void> {
+    if (runIds.length === 0) return;
+    const done = await completeFinishedRuns(db, { runIds });
+    for (const runId of done) {
+      plans.delete(runId);
+      maybeFinished.delete(runId);
+    }
+    if (done.length > 0) activeRuns = null;
   }
 
   async function planFor(runId: string): Promise<RunPlan> {
@@ -142,9 +162,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       finished.unshift(...batch);
       throw error;
     }
-    const runIds = [...new Set(batch.map((result) => result.runId))];
-    const done = await completeFinishedRuns(db, { runIds });
-    for (const runId of done) plans.delete(runId);
+    await checkFinished([...new Set(batch.map((result) => result.runId))].filter((runId) => maybeFinished.has(runId)));
   }
 
   const renewTimer = setInterval(() => {
@@ -155,16 +173,25 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const pollTimer = setInterval(() => {
     const time = Date.now();
     if (time - lastSweep > 5_000) {
+      // Runs finished by other workers, or whose last result was written before their claim
+      // came back short, are completed here.
       lastSweep = time;
       completeFinishedRuns(db, { runIds: null }).catch(onError);
     }
+    activeRuns = null;
     requestTick();
   }, pollMs);
 
-  const unlistenRuns = await db.listen("parallaxr_runs", () => requestTick());
+  const unlistenRuns = await db.listen("parallaxr_runs", () => {
+    activeRuns = null;
+    requestTick();
+  });
   const unlistenCells = await db.listen("parallaxr_cells", (payload) => {
     // New cells and re-queued cells are work; our own result writes are not.
-    if (payload.includes('"status" : "queued"') || payload.includes('"status":"queued"')) requestTick();
+    if (/"status"\s*:\s*"queued"/.test(payload)) {
+      activeRuns = null;
+      requestTick();
+    }
   });
 
   requestTick();

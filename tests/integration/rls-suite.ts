@@ -120,6 +120,20 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       ).rejects.toThrow(/does not belong to this user/);
     });
 
+    it("a user cannot move their own child rows under the owner's run or dataset", async (context) => {
+      if (!test) return context.skip();
+      const mine = await asUser(test.db, userB, seedEveryTable);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("update run_cells set run_id = $1 where id = $2", [owned.runs, mine.run_cells])),
+      ).rejects.toThrow(/cannot move/);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("update run_columns set run_id = $1 where id = $2", [owned.runs, mine.run_columns])),
+      ).rejects.toThrow(/cannot move/);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("update dataset_rows set dataset_id = $1 where id = $2", [owned.datasets, mine.dataset_rows])),
+      ).rejects.toThrow(/cannot move/);
+    });
+
     it("a request with no user sees nothing", async (context) => {
       if (!test) return context.skip();
       const counts = await test.db.transaction(async (tx) => {

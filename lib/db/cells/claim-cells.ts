@@ -16,6 +16,13 @@ export interface ClaimedCell {
   variables: Record<string, string>;
 }
 
+/** What a claim took, and whether the run had nothing more to give right now. */
+export interface ClaimResult {
+  cells: ClaimedCell[];
+  /** True when the run has no runnable cell left now: a good moment to check if it is finished. */
+  exhausted: boolean;
+}
+
 const openStates = ["queued", "running"];
 
 /**
@@ -31,8 +38,8 @@ const openStates = ["queued", "running"];
 export async function claimCells(
   db: Database,
   { runId, workerId, leaseMs, limit }: { runId: string; workerId: string; leaseMs: number; limit: number },
-): Promise<ClaimedCell[]> {
-  if (limit <= 0) return [];
+): Promise<ClaimResult> {
+  if (limit <= 0) return { cells: [], exhausted: false };
   return db.transaction(async (tx) => {
     const run = (
       await tx.query<{ status: string; concurrency: number; provider_concurrency: Record<string, number>; dataset_id: string | null }>(
@@ -40,8 +47,12 @@ export async function claimCells(
         [runId],
       )
     ).rows[0];
-    if (!run || !openStates.includes(run.status)) return [];
+    if (!run || !openStates.includes(run.status)) return { cells: [], exhausted: !run || run.status !== "paused" };
 
+    // Counted in a statement of its own, after the lock is granted: under READ COMMITTED each
+    // statement takes a new snapshot, so this one sees every claim committed before ours. (Folded
+    // into the locking statement as a subquery, it used the snapshot from before the wait, and
+    // two workers together put 6 calls in flight under a cap of 3.)
     const inFlight = (
       await tx.query<{ provider: string; n: number }>(
         `select col.provider, count(*)::int as n
@@ -52,16 +63,18 @@ export async function claimCells(
       )
     ).rows;
     const inFlightByProvider = new Map(inFlight.map((row) => [row.provider, row.n]));
-    let free = Math.min(limit, run.concurrency - inFlight.reduce((sum, row) => sum + row.n, 0));
-    if (free <= 0) return [];
+    const inFlightTotal = inFlight.reduce((sum, row) => sum + row.n, 0);
+    const room = Math.min(limit, run.concurrency - inFlightTotal);
+    if (room <= 0) return { cells: [], exhausted: false };
+    let free = room;
 
     // Capped providers are claimed one by one within their own room; the rest together.
     const caps = Object.entries(run.provider_concurrency ?? {});
     const claimed: ClaimedCell[] = [];
     for (const [provider, cap] of caps) {
-      const room = Math.min(free, cap - (inFlightByProvider.get(provider) ?? 0));
-      if (room <= 0) continue;
-      const cells = await claimBatch(tx, { runId, workerId, leaseMs, limit: room, datasetId: run.dataset_id, only: [provider], except: null });
+      const providerRoom = Math.min(free, cap - (inFlightByProvider.get(provider) ?? 0));
+      if (providerRoom <= 0) continue;
+      const cells = await claimBatch(tx, { runId, workerId, leaseMs, limit: providerRoom, datasetId: run.dataset_id, only: [provider], except: null });
       claimed.push(...cells);
       free -= cells.length;
       if (free <= 0) break;
@@ -75,7 +88,8 @@ export async function claimCells(
     if (claimed.length > 0 && run.status === "queued") {
       await tx.query("update runs set status = 'running', started_at = coalesce(started_at, now()) where id = $1", [runId]);
     }
-    return claimed;
+    // Fewer than there was room for: nothing more is runnable now (done, or waiting on retries).
+    return { cells: claimed, exhausted: claimed.length < room };
   });
 }
 
