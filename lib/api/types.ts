@@ -56,6 +56,7 @@ export interface RunSummary {
   promptVersionId: string | null;
   promptId: string | null;
   datasetId: string | null;
+  datasetName: string | null;
   columns: RunColumn[];
   rowCount: number;
   trials: number;

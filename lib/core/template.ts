@@ -9,7 +9,8 @@ export type RenderedTemplate = { text: string; missing: string[] };
 // template languages or literal braces) is left alone.
 const PLACEHOLDER_SOURCE = String.raw`\{\{\s*([\p{L}_.-][\p{L}\d_.-]*)\s*\}\}`;
 
-function placeholderPattern(): RegExp {
+/** A new global regex matching `{{name}}` placeholders (group 1 is the name). */
+export function placeholderPattern(): RegExp {
   // A fresh RegExp per call: a shared global regex carries lastIndex between calls.
   return new RegExp(PLACEHOLDER_SOURCE, "gu");
 }

@@ -77,7 +77,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       return;
     }
     ticking = true;
-    void tick()
+    // Start on the next turn of the event loop, not now: calls that end together (a wave of
+    // equal-latency cells) all land in `finished` first, and go out in one write and one claim.
+    void new Promise<void>((resolve) => setImmediate(resolve))
+      .then(tick)
       .catch(onError)
       .finally(() => {
         ticking = false;

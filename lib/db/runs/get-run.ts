@@ -50,18 +50,18 @@ const iso = (value: Date | string | null): string | null => (value == null ? nul
 export async function getRunSummary(tx: Queryable, { id }: { id: string }): Promise<RunSummary | null> {
   const { rows } = await tx.query<{
     id: string; kind: string; status: RunSummary["status"]; text: string | null; prompt_version_id: string | null;
-    prompt_id: string | null; dataset_id: string | null; row_count: number; trials: number; concurrency: number;
+    prompt_id: string | null; dataset_id: string | null; dataset_name: string | null; row_count: number; trials: number; concurrency: number;
     error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
     columns: RunSummary["columns"]; counts: Record<string, number> | null;
   }>(
-    `select r.id, r.kind, r.status, v.text, r.prompt_version_id, r.prompt_id, r.dataset_id, r.row_count, r.trials,
+    `select r.id, r.kind, r.status, v.text, r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
             r.concurrency, r.error, r.created_at, r.started_at, r.finished_at,
             (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
                     'model', c.model, 'params', c.params) order by c.column_index), '[]')
                from run_columns c where c.run_id = r.id) as columns,
             (select json_object_agg(s.status, s.n)
                from (select status, count(*)::int as n from run_cells where run_id = r.id group by status) s) as counts
-       from runs r left join prompt_versions v on v.id = r.prompt_version_id
+       from runs r left join prompt_versions v on v.id = r.prompt_version_id left join datasets d on d.id = r.dataset_id
       where r.id = $1`,
     [id],
   );
@@ -75,6 +75,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     promptVersionId: row.prompt_version_id,
     promptId: row.prompt_id,
     datasetId: row.dataset_id,
+    datasetName: row.dataset_name,
     columns: row.columns,
     rowCount: row.row_count,
     trials: row.trials,

@@ -1,0 +1,105 @@
+"use client";
+
+import type { RunAction } from "@/lib/client/api";
+import { useRunProgress, useRunStore } from "@/lib/client/run-store";
+import { isRunActive, type RunStatus } from "@/lib/client/run-types";
+import type { ConnectionState } from "@/lib/realtime/subscribe-to-run";
+
+const STATUS_LABELS: Record<RunStatus, string> = {
+  planned: "Starting",
+  queued: "Queued",
+  running: "Running",
+  paused: "Paused",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  failed: "Failed",
+};
+
+const STATUS_STYLES: Record<RunStatus, string> = {
+  planned: "bg-accent-soft text-accent-strong border-accent-line",
+  queued: "bg-accent-soft text-accent-strong border-accent-line",
+  running: "bg-accent-soft text-accent-strong border-accent-line",
+  paused: "bg-amber-50 text-amber-800 border-amber-200",
+  completed: "bg-emerald-50 text-emerald-800 border-emerald-200",
+  cancelled: "bg-zinc-100 text-zinc-700 border-zinc-200",
+  failed: "bg-red-50 text-red-800 border-red-200",
+};
+
+type RunStatusBarProps = {
+  busy: boolean;
+  connection: ConnectionState | null;
+  onAction(action: RunAction): void;
+};
+
+/** The run's status, progress ("142 / 200 done") and, while it is active, Pause/Resume/Cancel. */
+export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) {
+  const status = useRunStore((state) => state.run?.status ?? null);
+  const { finished, total } = useRunProgress();
+  if (!status) return null;
+
+  const active = isRunActive(status);
+  const percent = total > 0 ? Math.round((finished / total) * 100) : 0;
+
+  return (
+    <div className="flex min-w-0 items-center gap-3">
+      <span
+        role="status"
+        className={`inline-flex h-6 shrink-0 items-center rounded-full border px-2.5 text-xs font-medium ${STATUS_STYLES[status]}`}
+      >
+        {STATUS_LABELS[status]}
+        {connection === "reconnecting" && <span className="ml-1 font-normal">· reconnecting…</span>}
+      </span>
+      <div
+        role="progressbar"
+        aria-label="Run progress"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={finished}
+        aria-valuetext={`${finished} of ${total} cells done`}
+        className="h-1.5 w-28 shrink-0 overflow-hidden rounded-full bg-accent-line"
+      >
+        <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="shrink-0 text-sm text-zinc-700 tabular-nums" data-testid="run-progress">
+        {finished} / {total} done
+      </span>
+      {active && (
+        <div className="flex shrink-0 items-center gap-1.5">
+          {status === "paused" ? (
+            <ToolbarButton label="Resume" onClick={() => onAction("resume")} disabled={busy} />
+          ) : (
+            <ToolbarButton label="Pause" onClick={() => onAction("pause")} disabled={busy} />
+          )}
+          <ToolbarButton label="Cancel" onClick={() => onAction("cancel")} disabled={busy} tone="danger" />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ToolbarButton({
+  label,
+  onClick,
+  disabled,
+  tone = "normal",
+}: {
+  label: string;
+  onClick(): void;
+  disabled: boolean;
+  tone?: "normal" | "danger";
+}) {
+  const toneClass =
+    tone === "danger"
+      ? "text-red-700 hover:border-red-300 hover:bg-red-50"
+      : "text-zinc-800 hover:border-accent hover:bg-accent-soft";
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      className={`h-7 rounded-md border border-zinc-300 bg-white px-2.5 text-xs font-medium disabled:opacity-60 ${toneClass}`}
+    >
+      {label}
+    </button>
+  );
+}

@@ -1,0 +1,24 @@
+type ErrorAlertProps = { message: string | null; onDismiss(): void };
+
+/** An error the person should read now, announced by screen readers, with a way to dismiss it. */
+export function ErrorAlert({ message, onDismiss }: ErrorAlertProps) {
+  if (!message) return null;
+  return (
+    <div
+      role="alert"
+      className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
+      <p className="min-w-0 flex-1 break-words">{message}</p>
+      <button
+        type="button"
+        onClick={onDismiss}
+        aria-label="Dismiss error"
+        className="-mr-1 grid size-6 shrink-0 place-items-center rounded text-red-700 hover:bg-red-100"
+      >
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
+          <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import path from "node:path";
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The fixtures folder beside the tests. */
+export const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", name);
+
+/** Saves a screenshot for a person to look at, under e2e-artifacts/. */
+export async function saveScreenshot(page: Page, name: string) {
+  await page.screenshot({ path: `e2e-artifacts/${name}.png` });
+}
+
+/** What a person sees and uses on the workbench, by role, label and text. */
+export class WorkbenchPage {
+  readonly editor: Locator;
+  readonly runButton: Locator;
+  readonly addModelButton: Locator;
+  readonly uploadInput: Locator;
+  readonly progress: Locator;
+  readonly grid: Locator;
+
+  constructor(readonly page: Page) {
+    this.editor = page.getByRole("textbox", { name: "Prompt" });
+    this.runButton = page.getByRole("button", { name: "Run", exact: true });
+    this.addModelButton = page.getByRole("button", { name: "Add model" });
+    this.uploadInput = page.getByLabel("Upload dataset");
+    this.progress = page.getByTestId("run-progress");
+    this.grid = page.getByRole("table");
+  }
+
+  async open(query = "") {
+    await this.page.goto(`/${query}`);
+    // The first column appears once the model list has loaded.
+    await expect(this.page.getByRole("columnheader", { name: /mock \/ / }).first()).toBeVisible();
+  }
+
+  /** Replaces the prompt text, as if typed. */
+  async writePrompt(text: string) {
+    await this.editor.click();
+    await this.page.keyboard.press("ControlOrMeta+A");
+    await this.page.keyboard.insertText(text);
+    await expect(this.editor).toHaveText(text.replaceAll("\n", ""));
+  }
+
+  async uploadDataset(fileName: string) {
+    await this.uploadInput.setInputFiles(fixture(fileName));
+  }
+
+  async addModel(name: string) {
+    await this.addModelButton.click();
+    await this.page.getByRole("dialog", { name: "Choose a model" }).getByRole("button", { name }).click();
+  }
+
+  /** Presses Ctrl+Enter in the editor and waits for the run's id in the address bar. */
+  async runWithKeyboard() {
+    await this.editor.click();
+    await this.page.keyboard.press("Control+Enter");
+    await expect(this.page).toHaveURL(/[?&]run=[\w-]+/);
+  }
+
+  /** A grid cell by its accessible name, e.g. cell(3, "mock / echo") for "Row 3, mock / echo: ...". */
+  cell(row: number, column: string): Locator {
+    return this.page.getByRole("group", { name: new RegExp(`^Row ${row}, ${escapeRegExp(column)}: `) });
+  }
+
+  async expectDone(total: number) {
+    await expect(this.progress).toHaveText(`${total} / ${total} done`, { timeout: 45_000 });
+  }
+
+  /** An alert with the given text (Next.js keeps an empty route announcer with role alert too). */
+  alert(text: string | RegExp): Locator {
+    return this.page.getByRole("alert").filter({ hasText: text });
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}

@@ -1,0 +1,70 @@
+// Typed fetch helpers for the browser. Every helper throws an ApiError on a non-2xx answer,
+// carrying the server's own `error.message` so the UI can show it as is.
+import type { CreateRunInput, ModelOption, Run, RunSummary } from "./run-types";
+
+/** An error answer from /api/v1, with the server's message, code and offending field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | null;
+  readonly field: string | null;
+
+  constructor(message: string, options: { status: number; code?: string | null; field?: string | null }) {
+    super(message);
+    this.name = "ApiError";
+    this.status = options.status;
+    this.code = options.code ?? null;
+    this.field = options.field ?? null;
+  }
+}
+
+type ErrorBody = { error?: { code?: string; message?: string; field?: string } };
+
+async function requestJson<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(path, {
+    ...init,
+    headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) },
+    cache: "no-store",
+  });
+  const text = await response.text();
+  let body: unknown = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+  }
+  if (!response.ok) {
+    const error = (body as ErrorBody | null)?.error;
+    throw new ApiError(error?.message || `The server answered ${response.status} ${response.statusText}`.trim(), {
+      status: response.status,
+      code: error?.code,
+      field: error?.field,
+    });
+  }
+  return body as T;
+}
+
+/** The models the server can call. */
+export async function listModels(): Promise<ModelOption[]> {
+  const body = await requestJson<{ models: ModelOption[] }>("/api/v1/models");
+  return body.models;
+}
+
+/** Starts a run; the server plans its cells and starts working on them. */
+export function createRun(input: CreateRunInput): Promise<Run> {
+  return requestJson<Run>("/api/v1/runs", { method: "POST", body: JSON.stringify(input) });
+}
+
+/** A run with all of its cells. */
+export function getRun({ id }: { id: string }): Promise<Run> {
+  return requestJson<Run>(`/api/v1/runs/${encodeURIComponent(id)}`);
+}
+
+/** The lifecycle actions a person can take on an active run. */
+export type RunAction = "pause" | "resume" | "cancel";
+
+/** Pauses, resumes or cancels a run; answers the run without its cells. */
+export function changeRun({ id, action }: { id: string; action: RunAction }): Promise<RunSummary> {
+  return requestJson<RunSummary>(`/api/v1/runs/${encodeURIComponent(id)}/${action}`, { method: "POST" });
+}

@@ -1,0 +1,84 @@
+// What the person is setting up for the next run: prompt text, dataset and model columns.
+// Kept apart from the run store, which only ever holds what the server said about a run.
+import { create } from "zustand";
+import type { RunColumn } from "./run-types";
+
+/** The most model columns a run may have. */
+export const MAX_COLUMNS = 4;
+
+/** A dataset parsed in the browser. */
+export type LoadedDataset = { name: string; headers: string[]; rows: Record<string, string>[] };
+
+/** A model column in the grid header. */
+export type DraftColumn = {
+  /** Stable across removals, for React keys. */
+  id: string;
+  provider: string;
+  model: string;
+  /** The run column whose cells show under this header, or null for a column not yet run. */
+  runColumn: number | null;
+};
+
+type DraftState = {
+  prompt: string;
+  dataset: LoadedDataset | null;
+  columns: DraftColumn[];
+};
+
+type DraftActions = {
+  setPrompt(prompt: string): void;
+  setDataset(dataset: LoadedDataset | null): void;
+  addColumn(model: { provider: string; model: string }): void;
+  removeColumn(id: string): void;
+  /** Points the columns at a run's columns, in order (after starting or restoring a run). */
+  adoptRunColumns(columns: RunColumn[]): void;
+};
+
+let nextColumnId = 1;
+function newColumnId(): string {
+  return `column-${nextColumnId++}`;
+}
+
+export const DEFAULT_PROMPT = "";
+
+/** The store of the next run's setup. */
+export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
+  prompt: DEFAULT_PROMPT,
+  dataset: null,
+  columns: [],
+
+  setPrompt(prompt) {
+    set({ prompt });
+  },
+
+  setDataset(dataset) {
+    set({ dataset });
+  },
+
+  addColumn({ provider, model }) {
+    set((state) =>
+      state.columns.length >= MAX_COLUMNS
+        ? state
+        : { columns: [...state.columns, { id: newColumnId(), provider, model, runColumn: null }] },
+    );
+  },
+
+  removeColumn(id) {
+    set((state) =>
+      state.columns.length <= 1 ? state : { columns: state.columns.filter((column) => column.id !== id) },
+    );
+  },
+
+  adoptRunColumns(columns) {
+    set({
+      columns: [...columns]
+        .sort((a, b) => a.index - b.index)
+        .map((column) => ({
+          id: newColumnId(),
+          provider: column.provider,
+          model: column.model,
+          runColumn: column.index,
+        })),
+    });
+  },
+}));

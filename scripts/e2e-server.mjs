@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Playwright's webServer: the production build on port E2E_PORT (3100) with a fresh PGlite folder.
+// `npm test` builds first; run `npx next build` yourself before `npx playwright test`.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+if (!existsSync(".next/BUILD_ID")) {
+  console.error("No production build in .next: run `npx next build` first (npm test does).");
+  process.exit(1);
+}
+const dataDir = mkdtempSync(path.join(tmpdir(), "parallaxr-e2e-"));
+const port = process.env.E2E_PORT ?? "3100";
+const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", "127.0.0.1"], {
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARALLAXR_DATA_DIR: dataDir },
+});
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 0));
