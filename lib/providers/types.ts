@@ -10,6 +10,8 @@ export interface TextGenerateRequest {
   /** The row's variables, for providers that report them (the mock does). */
   variables: Record<string, string>;
   signal: AbortSignal;
+  /** When set, the adapter streams and calls this with each piece of text as it arrives. */
+  onDelta?: (text: string) => void;
 }
 
 /** What a text model answered, normalised across vendors. */
@@ -41,6 +43,8 @@ export interface TextProvider {
   readonly kind: "text";
   generate(request: TextGenerateRequest): Promise<TextGenerateResult>;
   listModels(): Promise<ModelInfo[]>;
+  /** The model's context window in tokens, or null when unknown. */
+  contextWindow?(model: string): Promise<number | null>;
 }
 
 /** One call of an image model (image batch runs). */

@@ -1,0 +1,152 @@
+import { generateText, streamText, type CallWarning, type LanguageModel, type LanguageModelUsage, type ProviderMetadata } from "ai";
+import { ProviderError } from "../provider-error";
+import type { ModelInfo, TextProvider } from "../types";
+import { rethrowAsProviderError, type ErrorContext, type VendorErrorCodes } from "./classify-error";
+import { readParams, type StandardParamName, type StandardParams } from "./read-params";
+import { toResult } from "./to-result";
+
+/** How one vendor plugs into the shared AI SDK adapter. */
+export interface AiSdkProviderConfig {
+  id: string;
+  /** The vendor as people know it, for messages: "OpenAI". */
+  label: string;
+  apiKey: string | null;
+  /** Whether a call without a key is pointless (false for local servers). */
+  needsKey: boolean;
+  supportedParams: readonly StandardParamName[];
+  errorCodes: VendorErrorCodes;
+  languageModel(model: string): LanguageModel;
+  listModels(): Promise<ModelInfo[]>;
+  contextWindow(model: string): Promise<number | null>;
+  /** The call's cost in US dollars, for vendors that report it in their answer. */
+  costUsd?(metadata: ProviderMetadata | undefined): number | null;
+}
+
+/** A TextProvider that calls a vendor through the AI SDK's generateText and streamText. */
+export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvider {
+  return {
+    id: config.id,
+    kind: "text",
+    listModels: () => config.listModels(),
+    contextWindow: (model) => config.contextWindow(model),
+    async generate(request) {
+      const { values, warnings } = readParams(request.params, { provider: config.label, supported: config.supportedParams });
+      if (config.needsKey && !config.apiKey) {
+        throw new ProviderError({ code: "auth", message: `${config.label} needs an API key: add one in Settings -> Keys.` });
+      }
+      const errorContext: ErrorContext = {
+        provider: config.label,
+        model: request.model,
+        apiKey: config.apiKey,
+        signal: request.signal,
+        codes: config.errorCodes,
+      };
+      const call = {
+        model: config.languageModel(request.model),
+        system: values.system,
+        messages: [{ role: "user" as const, content: request.prompt }],
+        ...callSettings(values),
+        // The engine owns retries and their backoff; the SDK would retry 2 more times by default.
+        maxRetries: 0,
+        abortSignal: request.signal,
+      };
+      try {
+        const answer = request.onDelta
+          ? await streamAnswer(call, request.onDelta, config.label)
+          : await generateAnswer(call);
+        const allWarnings = [...warnings, ...answer.sdkWarnings.map((warning) => describeWarning(warning, config.label))];
+        const result = toResult(answer, request.prompt, values.system, allWarnings);
+        return config.costUsd ? { ...result, costUsd: config.costUsd(answer.providerMetadata) } : result;
+      } catch (error) {
+        rethrowAsProviderError(error, errorContext);
+      }
+    },
+  };
+}
+
+function callSettings(values: StandardParams) {
+  return {
+    temperature: values.temperature,
+    maxOutputTokens: values.maxTokens,
+    topP: values.topP,
+    topK: values.topK,
+    stopSequences: values.stopSequences,
+    seed: values.seed,
+    frequencyPenalty: values.frequencyPenalty,
+    presencePenalty: values.presencePenalty,
+  };
+}
+
+interface Answer {
+  text: string;
+  usage: LanguageModelUsage | undefined;
+  finishReason: string | null;
+  sdkWarnings: CallWarning[];
+  providerMetadata: ProviderMetadata | undefined;
+}
+
+type Call = Parameters<typeof generateText>[0] & Parameters<typeof streamText>[0];
+
+async function generateAnswer(call: Call): Promise<Answer> {
+  const result = await generateText(call);
+  return {
+    text: result.text,
+    usage: result.usage,
+    finishReason: result.finishReason,
+    sdkWarnings: result.warnings ?? [],
+    providerMetadata: result.providerMetadata,
+  };
+}
+
+async function streamAnswer(call: Call, onDelta: (text: string) => void, label: string): Promise<Answer> {
+  // Errors arrive as stream parts and are thrown from here; the default onError would also log them.
+  const result = streamText({ ...call, onError: () => {} });
+  let text = "";
+  let usage: LanguageModelUsage | undefined;
+  let finishReason: string | null = null;
+  let rawFinishReason: string | undefined;
+  let providerMetadata: ProviderMetadata | undefined;
+  const sdkWarnings: CallWarning[] = [];
+  for await (const part of result.fullStream) {
+    switch (part.type) {
+      case "start-step":
+        sdkWarnings.push(...part.warnings);
+        break;
+      case "text-delta":
+        // Some vendors send empty parts (Gemini's thought signatures); they are not deltas.
+        if (part.text === "") break;
+        text += part.text;
+        onDelta(part.text);
+        break;
+      case "error":
+        throw part.error;
+      case "finish-step":
+        providerMetadata = part.providerMetadata;
+        break;
+      case "abort":
+        throw call.abortSignal?.reason ?? new DOMException("The stream was aborted", "AbortError");
+      case "finish":
+        usage = part.totalUsage;
+        finishReason = part.finishReason;
+        rawFinishReason = part.rawFinishReason;
+        break;
+    }
+  }
+  if (text === "" && rawFinishReason === undefined && usage?.inputTokens === undefined && usage?.outputTokens === undefined) {
+    throw new ProviderError({ code: "server", message: `${label} ended the stream without sending an answer.` });
+  }
+  return { text, usage, finishReason, sdkWarnings, providerMetadata };
+}
+
+/** An AI SDK call warning in words for the cell. */
+function describeWarning(warning: CallWarning, label: string): string {
+  switch (warning.type) {
+    case "unsupported":
+      // The details say more than "unsupported" when the SDK clamped or dropped a value.
+      return warning.details ? `${label} (${warning.feature}): ${warning.details}` : `${label} does not support ${warning.feature}.`;
+    case "compatibility":
+      return `${label} runs ${warning.feature} in compatibility mode${warning.details ? `: ${warning.details}` : "."}`;
+    case "other":
+      return `${label}: ${warning.message}`;
+  }
+}

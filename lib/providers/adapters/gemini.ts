@@ -1,0 +1,29 @@
+import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import type { TextProvider } from "../types";
+import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import type { AdapterOptions } from "./adapter-options";
+import { listTableModels, tableContextWindow } from "./table-models";
+
+/**
+ * Google's Gemini API (generativelanguage.googleapis.com). A bad key comes back as 400
+ * INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, not as 401.
+ */
+export function createGeminiProvider(options: AdapterOptions): TextProvider {
+  const google = createGoogleGenerativeAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  return createAiSdkTextProvider({
+    id: "gemini",
+    label: "Gemini",
+    apiKey: options.apiKey,
+    needsKey: true,
+    supportedParams: ["temperature", "maxTokens", "topP", "topK", "stopSequences", "system", "seed", "frequencyPenalty", "presencePenalty"],
+    errorCodes: {
+      auth: ["API_KEY_INVALID", "UNAUTHENTICATED", "PERMISSION_DENIED"],
+      modelNotFound: ["NOT_FOUND"],
+      rateLimited: ["RESOURCE_EXHAUSTED"],
+      server: ["INTERNAL", "UNAVAILABLE"],
+    },
+    languageModel: (model) => google(model),
+    listModels: async () => listTableModels("gemini", "Gemini"),
+    contextWindow: tableContextWindow("gemini"),
+  });
+}

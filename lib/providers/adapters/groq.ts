@@ -1,0 +1,29 @@
+import { createGroq } from "@ai-sdk/groq";
+import type { TextProvider } from "../types";
+import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import type { AdapterOptions } from "./adapter-options";
+import { listTableModels, tableContextWindow } from "./table-models";
+
+/**
+ * Groq's OpenAI-compatible chat completions. Groq's API reference lists frequency_penalty and
+ * presence_penalty as not yet supported, so they are warned about rather than sent.
+ */
+export function createGroqProvider(options: AdapterOptions): TextProvider {
+  const groq = createGroq({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  return createAiSdkTextProvider({
+    id: "groq",
+    label: "Groq",
+    apiKey: options.apiKey,
+    needsKey: true,
+    supportedParams: ["temperature", "maxTokens", "topP", "stopSequences", "system", "seed"],
+    errorCodes: {
+      auth: ["invalid_api_key"],
+      modelNotFound: ["model_not_found"],
+      contextOverflow: ["context_length_exceeded"],
+      rateLimited: ["rate_limit_exceeded"],
+    },
+    languageModel: (model) => groq(model),
+    listModels: async () => listTableModels("groq", "Groq"),
+    contextWindow: tableContextWindow("groq"),
+  });
+}

@@ -1,0 +1,28 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import type { TextProvider } from "../types";
+import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import type { AdapterOptions } from "./adapter-options";
+import { listTableModels, tableContextWindow } from "./table-models";
+
+/** OpenAI's chat completions API (not /v1/responses, which `createOpenAI(...)(model)` would call). */
+export function createOpenAIProvider(options: AdapterOptions): TextProvider {
+  const openai = createOpenAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  return createAiSdkTextProvider({
+    id: "openai",
+    label: "OpenAI",
+    apiKey: options.apiKey,
+    needsKey: true,
+    supportedParams: ["temperature", "maxTokens", "topP", "stopSequences", "system", "seed", "frequencyPenalty", "presencePenalty"],
+    errorCodes: {
+      auth: ["invalid_api_key"],
+      modelNotFound: ["model_not_found"],
+      contextOverflow: ["context_length_exceeded"],
+      rateLimited: ["rate_limit_exceeded"],
+      quotaExhausted: ["insufficient_quota"],
+      server: ["server_error"],
+    },
+    languageModel: (model) => openai.chat(model),
+    listModels: async () => listTableModels("openai", "OpenAI"),
+    contextWindow: tableContextWindow("openai"),
+  });
+}

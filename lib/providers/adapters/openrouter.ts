@@ -1,0 +1,115 @@
+import { createOpenAICompatible, type MetadataExtractor } from "@ai-sdk/openai-compatible";
+import { ProviderError } from "../provider-error";
+import type { ModelInfo, TextProvider } from "../types";
+import type { AdapterOptions } from "./adapter-options";
+import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import type { ErrorContext } from "./classify-error";
+import { METADATA_TIMEOUT_MS, readJsonBody, sendRequest } from "./send-request";
+
+interface OpenRouterModel {
+  id: string;
+  name: string | null;
+  contextLength: number | null;
+}
+
+/**
+ * OpenRouter over its OpenAI-compatible chat completions. Its errors carry the HTTP status as a
+ * number in error.code (https://openrouter.ai/docs/api/reference/errors-and-debugging); errors
+ * from the upstream model can also arrive inside a 200 stream, where the same shape is read.
+ */
+export function createOpenRouterProvider(options: AdapterOptions): TextProvider {
+  const openrouter = createOpenAICompatible({
+    name: "openrouter",
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? undefined,
+    // Without it streamed answers carry no token counts.
+    includeUsage: true,
+    // OpenRouter's app attribution header; harmless elsewhere.
+    headers: { "X-Title": "Parallaxr" },
+    metadataExtractor: costExtractor,
+    fetch: options.fetch,
+  });
+
+  let models: Promise<OpenRouterModel[]> | null = null;
+  // One /models request per adapter instance; a failed one is not remembered.
+  const loadModels = () => {
+    models ??= fetchModels(options).catch((error: unknown) => {
+      models = null;
+      throw error;
+    });
+    return models;
+  };
+
+  return createAiSdkTextProvider({
+    id: "openrouter",
+    label: "OpenRouter",
+    apiKey: options.apiKey,
+    needsKey: true,
+    supportedParams: ["temperature", "maxTokens", "topP", "stopSequences", "system", "seed", "frequencyPenalty", "presencePenalty"],
+    errorCodes: {
+      // Passed through from OpenAI-style upstreams.
+      contextOverflow: ["context_length_exceeded"],
+      modelNotFound: ["model_not_found"],
+    },
+    languageModel: (model) => openrouter.chatModel(model),
+    costUsd: (metadata) => {
+      const cost = metadata?.openrouter?.cost;
+      return typeof cost === "number" && Number.isFinite(cost) ? cost : null;
+    },
+    async listModels(): Promise<ModelInfo[]> {
+      return (await loadModels()).map((model) => ({
+        provider: "openrouter",
+        model: model.id,
+        label: `OpenRouter / ${model.name ?? model.id}`,
+        contextWindow: model.contextLength,
+      }));
+    },
+    async contextWindow(model) {
+      return (await loadModels()).find((entry) => entry.id === model)?.contextLength ?? null;
+    },
+  });
+}
+
+async function fetchModels(options: AdapterOptions): Promise<OpenRouterModel[]> {
+  const context: ErrorContext = { provider: "OpenRouter", model: "(model list)", apiKey: options.apiKey };
+  const response = await sendRequest({
+    url: `${options.baseURL.replace(/\/+$/, "")}/models`,
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+    fetch: options.fetch,
+    signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
+    context,
+  });
+  const body = await readJsonBody(response, context);
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) {
+    throw new ProviderError({ code: "server", message: "OpenRouter's model list has no data array." });
+  }
+  return data.flatMap((entry): OpenRouterModel[] => {
+    if (typeof entry !== "object" || entry === null || typeof entry.id !== "string") return [];
+    const contextLength = positiveInteger(entry.context_length) ?? positiveInteger(entry.top_provider?.context_length);
+    return [{ id: entry.id, name: typeof entry.name === "string" ? entry.name : null, contextLength }];
+  });
+}
+
+function positiveInteger(value: unknown): number | null {
+  return typeof value === "number" && Number.isInteger(value) && value > 0 ? value : null;
+}
+
+/** OpenRouter reports what a call cost in usage.cost (US dollars), in the answer or the last chunk. */
+const costExtractor: MetadataExtractor = {
+  extractMetadata: async ({ parsedBody }) => costMetadata(parsedBody),
+  createStreamExtractor() {
+    let metadata: ReturnType<typeof costMetadata>;
+    return {
+      processChunk(chunk) {
+        metadata = costMetadata(chunk) ?? metadata;
+      },
+      buildMetadata: () => metadata,
+    };
+  },
+};
+
+function costMetadata(body: unknown): { openrouter: { cost: number } } | undefined {
+  const cost = (body as { usage?: { cost?: unknown } } | null)?.usage?.cost;
+  return typeof cost === "number" ? { openrouter: { cost } } : undefined;
+}

@@ -1,0 +1,450 @@
+import { readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import type { Llama, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import { isProviderError, ProviderError } from "./provider-error";
+import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "./types";
+
+/** Options of the llama.cpp provider: where the GGUF models are and how much of the machine to use. */
+export interface LlamaCppProviderOptions {
+  /** Every `*.gguf` file in this folder is offered under its file name without `.gguf`. */
+  modelsDir?: string;
+  /** Model name -> .gguf path (relative paths resolve against modelsDir, else the working directory). */
+  models?: Record<string, string>;
+  /** CPU threads for llama.cpp. */
+  maxThreads?: number;
+  /** Tokens per sequence; defaults to the model's train context. */
+  contextSize?: number;
+  /** Calls one model serves at once, each on its own context sequence; more wait their turn. */
+  maxParallel?: number;
+}
+
+/** The llama.cpp provider: a TextProvider that also frees the models it loaded. */
+export type LlamaCppProvider = TextProvider & {
+  /** The model's train context; null when the name is no model (generate then says model_not_found). */
+  contextWindow(model: string): Promise<number | null>;
+  close(): Promise<void>;
+};
+
+interface LoadedModel {
+  model: LlamaModel;
+  context: LlamaContext;
+  freeSequences: LlamaContextSequence[];
+  waiting: Array<{ grant(sequence: LlamaContextSequence): void; refuse(error: Error): void }>;
+}
+
+interface Runtime {
+  llama: Llama;
+  LlamaCompletion: typeof LlamaCompletion;
+}
+
+interface GenerationParams {
+  maxTokens: number;
+  temperature: number;
+  topP?: number;
+  stopSequences: string[];
+  seed?: number;
+}
+
+const providerId = "llama-cpp";
+const defaultMaxTokens = 128;
+const knownParams = new Set(["maxTokens", "temperature", "topP", "stopSequences", "seed"]);
+
+/** A provider that runs GGUF models in this process with llama.cpp (node-llama-cpp), as plain completion. */
+export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): LlamaCppProvider {
+  // The default thread count (every core) fell to about 1 token/s on a busy 2-core machine; leave
+  // one core to the server.
+  const maxThreads = positiveInteger(options.maxThreads, "maxThreads") ?? Math.max(1, availableParallelism() - 1);
+  const maxParallel = positiveInteger(options.maxParallel, "maxParallel") ?? 2;
+  const contextSize = positiveInteger(options.contextSize, "contextSize");
+
+  let runtimePromise: Promise<Runtime> | null = null;
+  // Keyed by the resolved file, so one file reached by name and by path loads once.
+  const loads = new Map<string, Promise<LoadedModel>>();
+  // Loads that finished, so listing models never waits for one in progress.
+  const ready = new Map<string, LoadedModel>();
+  let closed = false;
+
+  // Imported on first use: the native binding is only loaded by a server that runs a local model.
+  function getRuntime(): Promise<Runtime> {
+    runtimePromise ??= import("node-llama-cpp").then(async ({ getLlama, LlamaCompletion }) => ({
+      // build "never": use the prebuilt binary; never compile or download on a request path.
+      llama: await getLlama({ gpu: false, build: "never", maxThreads }),
+      LlamaCompletion,
+    }));
+    return runtimePromise;
+  }
+
+  function load(file: string): Promise<LoadedModel> {
+    let loading = loads.get(file);
+    if (!loading) {
+      loading = loadModel(file);
+      loads.set(file, loading);
+      loading.then(
+        (loaded) => ready.set(file, loaded),
+        // A failed load is not kept, so fixing the file and retrying works.
+        () => loads.delete(file),
+      );
+    }
+    return loading;
+  }
+
+  async function loadModel(file: string): Promise<LoadedModel> {
+    const { llama } = await getRuntime();
+    const model = await llama.loadModel({ modelPath: file });
+    try {
+      const context = await model.createContext({
+        sequences: maxParallel,
+        contextSize: contextSize ?? model.trainContextSize,
+        threads: maxThreads,
+      });
+      const freeSequences = Array.from({ length: maxParallel }, () => context.getSequence());
+      return { model, context, freeSequences, waiting: [] };
+    } catch (error) {
+      await model.dispose();
+      throw error;
+    }
+  }
+
+  function configuredModels(): { models: Map<string, string>; problem: string | null } {
+    const models = new Map<string, string>();
+    let problem: string | null = null;
+    if (options.modelsDir) {
+      try {
+        for (const entry of readdirSync(options.modelsDir).sort()) {
+          if (entry.endsWith(".gguf")) models.set(entry.slice(0, -".gguf".length), path.resolve(options.modelsDir, entry));
+        }
+      } catch (error) {
+        problem = `The models folder ${options.modelsDir} could not be read (${(error as Error).message}).`;
+      }
+    }
+    for (const [name, file] of Object.entries(options.models ?? {})) {
+      models.set(name, path.resolve(options.modelsDir ?? process.cwd(), file));
+    }
+    return { models, problem };
+  }
+
+  function resolveModelFile(name: string): string {
+    const { models, problem } = configuredModels();
+    const configured = models.get(name);
+    if (configured) {
+      if (!isFile(configured)) {
+        throw new ProviderError({
+          code: "model_not_found",
+          statusCode: 404,
+          message: `Model ${name} is configured as ${configured}, but that file does not exist.`,
+        });
+      }
+      return configured;
+    }
+    // An absolute path is accepted only inside modelsDir: a caller must not make a shared server
+    // load whatever .gguf file happens to be on its disk.
+    if (path.isAbsolute(name) && name.endsWith(".gguf") && isFile(name) && options.modelsDir && isInside(options.modelsDir, name)) return name;
+    const known = models.size > 0 ? [...models.keys()].join(", ") : "none";
+    throw new ProviderError({
+      code: "model_not_found",
+      statusCode: 404,
+      message: `Model ${name} not found. Configured llama.cpp models: ${known}.${problem ? ` ${problem}` : ""}`,
+    });
+  }
+
+  async function loadFor(name: string, signal?: AbortSignal): Promise<LoadedModel> {
+    if (closed) throw new Error("The llama.cpp provider is closed.");
+    const file = resolveModelFile(name);
+    return signal ? untilAborted(load(file), signal) : load(file);
+  }
+
+  return {
+    id: providerId,
+    kind: "text",
+
+    async listModels(): Promise<ModelInfo[]> {
+      const { models } = configuredModels();
+      return [...models].map(([name, file]) => ({
+        provider: providerId,
+        model: name,
+        label: `Local / ${name}`,
+        description: `GGUF model ${path.basename(file)}, run by llama.cpp in this process`,
+        contextWindow: ready.get(file)?.model.trainContextSize ?? null,
+      }));
+    },
+
+    async contextWindow(model: string): Promise<number | null> {
+      try {
+        return (await loadFor(model)).model.trainContextSize;
+      } catch (error) {
+        if (isProviderError(error) && error.code === "model_not_found") return null;
+        throw error;
+      }
+    },
+
+    async generate(request: TextGenerateRequest): Promise<TextGenerateResult> {
+      const { params, warnings } = readParams(request.params);
+      if (request.signal.aborted) throw abortError(request.signal);
+      const loaded = await loadFor(request.model, request.signal);
+      const { model } = loaded;
+
+      const promptTokens = model.tokenize(request.prompt);
+      // LlamaCompletion puts a BOS token in front; at least one token must fit after the prompt.
+      const bos = model.tokens.shouldPrependBosToken && model.tokens.bos != null ? 1 : 0;
+      const room = loaded.context.contextSize - bos - promptTokens.length;
+      if (room < 1) {
+        throw new ProviderError({
+          code: "context_overflow",
+          message: `The prompt is ${promptTokens.length} tokens; the context of ${request.model} holds ${loaded.context.contextSize}.`,
+        });
+      }
+      if (params.maxTokens > room) {
+        warnings.push(`Only ${room} tokens fit after the prompt, so maxTokens ${params.maxTokens} was lowered to ${room}.`);
+      }
+
+      const { LlamaCompletion } = await getRuntime();
+      const sequence = await acquireSequence(loaded, request.signal);
+      let completion: LlamaCompletion | null = null;
+      let tokensOut = 0;
+      let failed = false;
+      const stops = createStopSequenceFilter(params.stopSequences, request.onDelta);
+      // Stops end generation through this signal; llama.cpp's own stop triggers cut whole tokens, so
+      // a stop sequence starting inside a token (" Lily" for "Lily") lost the text before it.
+      const stopController = new AbortController();
+      try {
+        completion = new LlamaCompletion({ contextSequence: sequence });
+        const { metadata } = await completion.generateCompletionWithMeta(promptTokens, {
+          maxTokens: Math.min(params.maxTokens, room),
+          temperature: params.temperature,
+          ...(params.temperature > 0 ? { topP: params.topP, seed: params.seed } : {}),
+          // Plain sampling: llama.cpp's own default repeat penalty is off, and temperature 0 means argmax.
+          repeatPenalty: false,
+          signal: AbortSignal.any([request.signal, stopController.signal]),
+          stopOnAbortSignal: true,
+          // Never shift the context: that would drop the start of the prompt without a word.
+          disableContextShift: true,
+          contextShiftSize: 1,
+          onToken: (tokens: Token[]) => {
+            tokensOut += tokens.length;
+          },
+          onTextChunk: (chunk: string) => {
+            if (stops.push(chunk)) stopController.abort();
+          },
+        });
+        if (request.signal.aborted) throw abortError(request.signal);
+        return {
+          text: stops.finish(),
+          tokensIn: promptTokens.length,
+          tokensOut,
+          tokensEstimated: false,
+          finishReason: metadata.stopReason === "maxTokens" && !stops.stopped ? "length" : "stop",
+          warnings,
+          costUsd: 0,
+        };
+      } catch (error) {
+        failed = true;
+        if (request.signal.aborted) throw isProviderError(error) ? error : abortError(request.signal, error);
+        throw error;
+      } finally {
+        completion?.dispose({ disposeSequence: false });
+        releaseSequence(loaded, sequence, failed);
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      const pending = [...loads.values()];
+      loads.clear();
+      ready.clear();
+      for (const loading of pending) {
+        const loaded = await loading.catch(() => null);
+        if (!loaded) continue;
+        for (const waiter of loaded.waiting.splice(0)) waiter.refuse(new Error("The llama.cpp provider is closed."));
+        await loaded.context.dispose();
+        await loaded.model.dispose();
+      }
+      const runtime = await runtimePromise?.catch(() => null);
+      runtimePromise = null;
+      await runtime?.llama.dispose();
+    },
+  };
+}
+
+/**
+ * Cuts the generated text at the first stop sequence. Text that could still turn into a stop
+ * sequence is held back from onDelta, so the deltas always add up to the final text.
+ */
+function createStopSequenceFilter(stopSequences: string[], onDelta: ((text: string) => void) | undefined) {
+  let text = "";
+  let emitted = 0;
+  let stopped = false;
+  const emitUpTo = (end: number) => {
+    if (end > emitted) onDelta?.(text.slice(emitted, end));
+    emitted = Math.max(emitted, end);
+  };
+  return {
+    get stopped() {
+      return stopped;
+    },
+    /** Adds generated text; true once a stop sequence has appeared. */
+    push(chunk: string): boolean {
+      if (stopped) return true;
+      text += chunk;
+      let stopAt = -1;
+      for (const stop of stopSequences) {
+        const index = text.indexOf(stop, Math.max(0, emitted - stop.length));
+        if (index >= 0 && (stopAt < 0 || index < stopAt)) stopAt = index;
+      }
+      if (stopAt >= 0) {
+        text = text.slice(0, stopAt);
+        stopped = true;
+        emitUpTo(stopAt);
+        return true;
+      }
+      emitUpTo(text.length - heldBack(text, stopSequences));
+      return false;
+    },
+    /** The final text, after sending whatever was still held back. */
+    finish(): string {
+      emitUpTo(text.length);
+      return text;
+    },
+  };
+}
+
+/** Length of the longest end of text that begins some stop sequence. */
+function heldBack(text: string, stopSequences: string[]): number {
+  let longest = 0;
+  for (const stop of stopSequences) {
+    for (let length = Math.min(stop.length - 1, text.length); length > longest; length--) {
+      if (text.endsWith(stop.slice(0, length))) {
+        longest = length;
+        break;
+      }
+    }
+  }
+  return longest;
+}
+
+function acquireSequence(loaded: LoadedModel, signal: AbortSignal): Promise<LlamaContextSequence> {
+  const free = loaded.freeSequences.pop();
+  if (free) return Promise.resolve(free);
+  return new Promise((resolve, reject) => {
+    const waiter = {
+      grant(sequence: LlamaContextSequence) {
+        signal.removeEventListener("abort", onAbort);
+        resolve(sequence);
+      },
+      refuse(error: Error) {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    };
+    const onAbort = () => {
+      const index = loaded.waiting.indexOf(waiter);
+      if (index >= 0) loaded.waiting.splice(index, 1);
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    loaded.waiting.push(waiter);
+  });
+}
+
+function releaseSequence(loaded: LoadedModel, sequence: LlamaContextSequence, failed: boolean): void {
+  const handOn = () => {
+    const next = loaded.waiting.shift();
+    if (next) next.grant(sequence);
+    else loaded.freeSequences.push(sequence);
+  };
+  // A sequence is handed on with its history, so a prompt sharing a prefix reuses it; after a
+  // failure the history may be half-evaluated, so it is cleared first.
+  if (failed && !sequence.disposed) {
+    sequence.clearHistory().then(handOn, handOn);
+  } else {
+    handOn();
+  }
+}
+
+function readParams(input: Record<string, unknown>): { params: GenerationParams; warnings: string[] } {
+  const warnings: string[] = [];
+  for (const key of Object.keys(input)) {
+    if (knownParams.has(key)) continue;
+    warnings.push(
+      key === "system"
+        ? `The llama.cpp provider ignores the parameter "system": it runs plain completion, so put instructions in the prompt.`
+        : `The llama.cpp provider ignores the parameter "${key}".`,
+    );
+  }
+  const maxTokens = readNumber(input, "maxTokens", (value) => Number.isInteger(value) && value >= 1, "an integer >= 1");
+  const temperature = readNumber(input, "temperature", (value) => value >= 0, "a number >= 0");
+  const topP = readNumber(input, "topP", (value) => value > 0 && value <= 1, "a number in (0, 1]");
+  const seed = readNumber(input, "seed", (value) => Number.isInteger(value) && value >= 0, "an integer >= 0");
+  const stopSequences = input.stopSequences ?? [];
+  if (!Array.isArray(stopSequences) || !stopSequences.every((stop) => typeof stop === "string" && stop.length > 0)) {
+    throw new ProviderError({ code: "bad_request", message: `llama.cpp parameter "stopSequences" must be a list of non-empty strings.` });
+  }
+  const params: GenerationParams = {
+    maxTokens: maxTokens ?? defaultMaxTokens,
+    temperature: temperature ?? 0,
+    topP,
+    seed,
+    stopSequences,
+  };
+  if (params.temperature === 0) {
+    for (const key of ["topP", "seed"] as const) {
+      if (params[key] !== undefined) warnings.push(`"${key}" has no effect at temperature 0 (greedy decoding).`);
+    }
+  }
+  return { params, warnings };
+}
+
+function readNumber(
+  input: Record<string, unknown>,
+  key: string,
+  valid: (value: number) => boolean,
+  expected: string,
+): number | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || !valid(value)) {
+    throw new ProviderError({ code: "bad_request", message: `llama.cpp parameter "${key}" must be ${expected}.` });
+  }
+  return value;
+}
+
+function positiveInteger(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`llama.cpp option ${name} must be an integer >= 1, got ${value}.`);
+  return value;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal, cause: unknown = signal.reason): ProviderError {
+  return new ProviderError({ code: "timeout", message: "The llama.cpp call was aborted before it finished.", cause });
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(path.resolve(folder), path.resolve(file));
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}

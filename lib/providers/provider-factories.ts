@@ -1,0 +1,93 @@
+import type { AdapterOptions } from "./adapters/adapter-options";
+import { createAnthropicProvider } from "./adapters/anthropic";
+import { createGeminiProvider } from "./adapters/gemini";
+import { createGroqProvider } from "./adapters/groq";
+import { createOllamaProvider } from "./adapters/ollama";
+import { createOpenAIProvider } from "./adapters/openai";
+import { createOpenAICompatibleProvider } from "./adapters/openai-compatible";
+import { createOpenRouterProvider } from "./adapters/openrouter";
+import { ProviderError } from "./provider-error";
+import type { TextProvider } from "./types";
+
+/** A user's (or the environment's) settings for one provider. */
+export interface ProviderCredentials {
+  apiKey: string | null;
+  baseURL: string | null;
+}
+
+/** How to make a provider's adapter, and what it needs. */
+export interface ProviderFactory {
+  id: string;
+  label: string;
+  needsKey: boolean;
+  defaultBaseURL: string | null;
+  /** The environment variable that holds the key, if any. */
+  envKey: string | null;
+  /** Further environment variables that hold the key when envKey is unset. */
+  envKeyAliases?: string[];
+  create(credentials: ProviderCredentials, options?: { fetch?: typeof fetch }): TextProvider;
+}
+
+/** The vendor adapters, by provider id. */
+export const providerFactories: Record<string, ProviderFactory> = {
+  openai: vendor(
+    { id: "openai", label: "OpenAI", needsKey: true, defaultBaseURL: "https://api.openai.com/v1", envKey: "OPENAI_API_KEY" },
+    createOpenAIProvider,
+  ),
+  anthropic: vendor(
+    { id: "anthropic", label: "Anthropic", needsKey: true, defaultBaseURL: "https://api.anthropic.com/v1", envKey: "ANTHROPIC_API_KEY" },
+    createAnthropicProvider,
+  ),
+  openrouter: vendor(
+    { id: "openrouter", label: "OpenRouter", needsKey: true, defaultBaseURL: "https://openrouter.ai/api/v1", envKey: "OPENROUTER_API_KEY" },
+    createOpenRouterProvider,
+  ),
+  groq: vendor(
+    { id: "groq", label: "Groq", needsKey: true, defaultBaseURL: "https://api.groq.com/openai/v1", envKey: "GROQ_API_KEY" },
+    createGroqProvider,
+  ),
+  gemini: vendor(
+    {
+      id: "gemini",
+      label: "Gemini",
+      needsKey: true,
+      defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta",
+      envKey: "GOOGLE_GENERATIVE_AI_API_KEY",
+      envKeyAliases: ["GEMINI_API_KEY"],
+    },
+    createGeminiProvider,
+  ),
+  ollama: vendor(
+    // The base URL comes from OLLAMA_BASE_URL (<PROVIDER>_BASE_URL) where the credentials are read.
+    { id: "ollama", label: "Ollama", needsKey: false, defaultBaseURL: "http://localhost:11434", envKey: null },
+    createOllamaProvider,
+  ),
+  "openai-compatible": vendor(
+    { id: "openai-compatible", label: "OpenAI-compatible (LM Studio, vLLM, llama.cpp)", needsKey: false, defaultBaseURL: null, envKey: null },
+    createOpenAICompatibleProvider,
+  ),
+};
+
+function vendor(spec: Omit<ProviderFactory, "create">, build: (options: AdapterOptions) => TextProvider): ProviderFactory {
+  return {
+    ...spec,
+    create: (credentials, options) =>
+      build({ apiKey: key(credentials), baseURL: baseURL(credentials, spec), fetch: options?.fetch }),
+  };
+}
+
+function key(credentials: ProviderCredentials): string | null {
+  const value = credentials.apiKey?.trim();
+  return value ? value : null;
+}
+
+function baseURL(credentials: ProviderCredentials, spec: Omit<ProviderFactory, "create">): string {
+  const value = credentials.baseURL?.trim() || spec.defaultBaseURL;
+  if (!value) {
+    throw new ProviderError({
+      code: "bad_request",
+      message: `${spec.label} needs a base URL, e.g. http://localhost:1234/v1 for LM Studio or http://localhost:8080/v1 for llama.cpp.`,
+    });
+  }
+  return value.replace(/\/+$/, "");
+}
