@@ -3,7 +3,8 @@
  * user's runs until SIGTERM or SIGINT, then gives back what it holds. Start as many as you like,
  * on as many machines as you like; the database shares the work.
  */
-import { openDatabase } from "@/lib/db/open-database";
+import { loadSecretKey } from "@/lib/auth/secret-box";
+import { defaultDataDir, openDatabase } from "@/lib/db/open-database";
 import { startWorker } from "@/lib/engine/worker";
 import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: env.PARALLAXR_POOL_SIZE ? Number(env.PARALLAXR_POOL_SIZE) : 4 });
   const worker = await startWorker({
     db,
-    providers: createDefaultProviderRegistry(env),
+    providers: createDefaultProviderRegistry({ db, secretKey: loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir }), env }),
     workerId: env.PARALLAXR_WORKER_ID || undefined,
     maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
     leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,

@@ -49,3 +49,14 @@ export const createDatasetSchema = z.object({
   rows: z.array(z.record(z.string(), cellValue)).min(1, "a dataset needs at least one row").max(100_000),
   headers: z.array(z.string()).optional(),
 });
+
+/** Body of PUT /api/v1/keys/{provider}: the key is write-only; answers show its last four. */
+export const saveProviderKeySchema = z.object({
+  apiKey: z.string().trim().min(8, "apiKey looks too short to be a key").max(4096),
+  baseUrl: z.url({ message: "baseUrl must be a URL such as http://localhost:1234/v1" }).optional().nullable(),
+});
+
+/** Path parameters naming a provider. */
+export const providerParamsSchema = z.object({
+  provider: z.string().regex(/^[a-z0-9-]{1,40}$/, "provider must be a provider id such as openai"),
+});

@@ -1,3 +1,4 @@
+import type { Environment } from "@/lib/environment";
 import path from "node:path";
 import type { Database } from "./database";
 import { migrate } from "./migrate";
@@ -15,7 +16,7 @@ export interface DatabaseConfig {
 }
 
 /** Reads the database settings from the environment (DATABASE_URL, PARALLAXR_DATA_DIR). */
-export function databaseConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+export function databaseConfigFromEnv(env: Environment = process.env): DatabaseConfig {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.PARALLAXR_DATA_DIR || undefined,

@@ -38,7 +38,7 @@ export async function executeCell(deps: ExecuteCellDeps, plan: RunPlan, cell: Cl
   const timeout = AbortSignal.timeout(plan.timeoutMs);
   const signal = AbortSignal.any([timeout, deps.stopSignal]);
   try {
-    const provider = deps.providers.text(cell.provider);
+    const provider = await deps.providers.resolve({ provider: cell.provider, userId: plan.userId });
     const answer = await provider.generate({
       model: cell.model,
       prompt: rendered.text,

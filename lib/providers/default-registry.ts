@@ -1,17 +1,30 @@
-import { appendFileSync } from "node:fs";
+import type { Environment } from "@/lib/environment";
+import { appendFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import type { Database } from "@/lib/db/database";
+import { createCredentialSource } from "@/lib/engine/credential-source";
+import { createLlamaCppProvider } from "./llama-cpp-provider";
 import { createMockProvider } from "./mock-provider";
+import { providerFactories } from "./provider-factories";
 import { createProviderRegistry, type ProviderRegistry } from "./registry";
 
 /**
- * The providers this server offers, from the environment. MOCK_CALL_LOG names a file that gets a
- * line for every mock call (model and prompt), so runs across processes can be audited.
+ * The providers this server offers: the mock, and every vendor with credentials from the user's
+ * stored keys or the environment. MOCK_CALL_LOG names a file that gets a line for every mock call
+ * (pid, model and prompt), so runs across processes can be audited.
  */
-export function createDefaultProviderRegistry(env: NodeJS.ProcessEnv = process.env): ProviderRegistry {
+// The AI SDK prints each call warning to the console; ours are on the cell, where they belong.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+export function createDefaultProviderRegistry({ db, secretKey, env = process.env }: { db: Database; secretKey: Buffer; env?: Environment }): ProviderRegistry {
   const callLog = env.MOCK_CALL_LOG;
   const mock = createMockProvider({
-    onCall: callLog
-      ? (call) => appendFileSync(callLog, `${JSON.stringify({ pid: process.pid, ...call })}\n`)
-      : undefined,
+    onCall: callLog ? (call) => appendFileSync(callLog, `${JSON.stringify({ pid: process.pid, ...call })}\n`) : undefined,
   });
-  return createProviderRegistry([mock]);
+  // Local GGUF models: every .gguf file in PARALLAXR_MODELS_DIR (default ./models, when present).
+  const modelsDir = env.PARALLAXR_MODELS_DIR || path.join(process.cwd(), "models");
+  const local = existsSync(modelsDir)
+    ? [createLlamaCppProvider({ modelsDir, maxThreads: env.PARALLAXR_LLAMA_THREADS ? Number(env.PARALLAXR_LLAMA_THREADS) : undefined })]
+    : [];
+  return createProviderRegistry([mock, ...local], { factories: providerFactories, credentials: createCredentialSource({ db, secretKey, env }) });
 }

@@ -1,33 +1,61 @@
+import { createHash } from "node:crypto";
 import { ProviderError } from "./provider-error";
-import type { ModelInfo, Provider, TextProvider } from "./types";
+import type { ProviderCredentials, ProviderFactory } from "./provider-factories";
+import type { ModelInfo, TextProvider } from "./types";
 
-/** Resolves a provider name to its adapter. */
+/** Finds the credentials userId has for a provider (a stored key, or the environment's). */
+export type CredentialSource = (input: { provider: string; userId: string; factory: ProviderFactory }) => Promise<ProviderCredentials>;
+
+/** Resolves a provider name to an adapter, with the calling user's credentials. */
 export interface ProviderRegistry {
-  text(provider: string): TextProvider;
-  listModels(): Promise<ModelInfo[]>;
+  /** The adapter for provider as userId may use it; throws a ProviderError when it cannot. */
+  resolve(input: { provider: string; userId: string }): Promise<TextProvider>;
   has(provider: string): boolean;
+  /** Every provider's id and label, keyless ones first. */
+  list(): Array<{ id: string; label: string; needsKey: boolean }>;
+  /** Models of the providers that need no key (the mock, local models). */
+  listModels(): Promise<ModelInfo[]>;
 }
 
-/** A registry over the given adapters. */
-export function createProviderRegistry(providers: Provider[]): ProviderRegistry {
-  const byId = new Map(providers.map((provider) => [provider.id, provider]));
+/**
+ * A registry over ready-made keyless providers (the mock, local models) and factories for the
+ * vendors, whose adapters are built per credential and reused while the credential is the same.
+ */
+export function createProviderRegistry(
+  providers: TextProvider[],
+  { factories = {}, credentials }: { factories?: Record<string, ProviderFactory>; credentials?: CredentialSource } = {},
+): ProviderRegistry {
+  const ready = new Map(providers.map((provider) => [provider.id, provider]));
+  const built = new Map<string, TextProvider>();
+  const known = () => [...ready.keys(), ...Object.keys(factories)];
+
   return {
-    has: (id) => byId.has(id),
-    text(id) {
-      const provider = byId.get(id);
-      if (!provider) {
-        throw new ProviderError({
-          code: "bad_request",
-          message: `Unknown provider "${id}". Known providers: ${[...byId.keys()].join(", ")}.`,
-        });
+    has: (id) => ready.has(id) || id in factories,
+    list: () => [
+      ...[...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false })),
+      ...Object.values(factories).map((factory) => ({ id: factory.id, label: factory.label, needsKey: factory.needsKey })),
+    ],
+    async resolve({ provider, userId }) {
+      const direct = ready.get(provider);
+      if (direct) return direct;
+      const factory = factories[provider];
+      if (!factory) {
+        throw new ProviderError({ code: "bad_request", message: `Unknown provider "${provider}". Known providers: ${known().join(", ")}.` });
       }
-      if (provider.kind !== "text") {
-        throw new ProviderError({ code: "bad_request", message: `Provider "${id}" makes images, not text.` });
+      if (!credentials) throw new ProviderError({ code: "auth", message: `No credentials are configured for ${factory.label}.` });
+      const credential = await credentials({ provider, userId, factory });
+      // The cache key holds a hash of the key, never the key.
+      const cacheKey = `${provider}|${credential.baseURL ?? ""}|${createHash("sha256").update(credential.apiKey ?? "").digest("hex")}`;
+      let adapter = built.get(cacheKey);
+      if (!adapter) {
+        adapter = factory.create(credential);
+        if (built.size > 500) built.clear();
+        built.set(cacheKey, adapter);
       }
-      return provider;
+      return adapter;
     },
     async listModels() {
-      const lists = await Promise.all([...byId.values()].map((provider) => provider.listModels()));
+      const lists = await Promise.all([...ready.values()].map((provider) => provider.listModels()));
       return lists.flat();
     },
   };

@@ -1,5 +1,6 @@
+import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { Database } from "@/lib/db/database";
-import { databaseConfigFromEnv, openDatabase } from "@/lib/db/open-database";
+import { databaseConfigFromEnv, defaultDataDir, openDatabase } from "@/lib/db/open-database";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -11,6 +12,8 @@ export interface AppContext {
   providers: ProviderRegistry;
   notifications: NotificationHub;
   worker: Worker | null;
+  /** Seals and opens stored provider keys; never leaves the server. */
+  secretKey: Buffer;
 }
 
 // Next.js may load this module more than once (instrumentation and each route bundle), so the
@@ -32,8 +35,10 @@ export function getAppContext(): Promise<AppContext> {
 
 async function createAppContext(): Promise<AppContext> {
   const env = process.env;
-  const db = await openDatabase(databaseConfigFromEnv(env));
-  const providers = createDefaultProviderRegistry(env);
+  const config = databaseConfigFromEnv(env);
+  const db = await openDatabase(config);
+  const secretKey = loadSecretKey({ env, dataDir: config.dataDir ?? defaultDataDir });
+  const providers = createDefaultProviderRegistry({ db, secretKey, env });
   const notifications = await createNotificationHub(db);
   const worker =
     env.PARALLAXR_WORKER === "off"
@@ -52,5 +57,5 @@ async function createAppContext(): Promise<AppContext> {
   };
   process.once("SIGTERM", () => void shutdown().finally(() => process.exit(0)));
   process.once("SIGINT", () => void shutdown().finally(() => process.exit(0)));
-  return { db, providers, notifications, worker };
+  return { db, providers, notifications, worker, secretKey };
 }

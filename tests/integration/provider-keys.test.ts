@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localUserId } from "@/lib/auth/local-user";
+import { lastFour, sealSecret } from "@/lib/auth/secret-box";
+import { asUser } from "@/lib/db/as-user";
+import { listProviderKeys, upsertProviderKey } from "@/lib/db/keys/provider-keys";
+import { createCredentialSource } from "@/lib/engine/credential-source";
+import type { ProviderFactory } from "@/lib/providers/provider-factories";
+import { createPgliteTestDatabase, userB, type TestDatabase } from "../helpers/databases";
+
+const factory = { id: "openai", label: "OpenAI", needsKey: true, defaultBaseURL: "https://api.openai.com/v1", envKey: "OPENAI_API_KEY" } as ProviderFactory;
+const secretKey = Buffer.alloc(32, 3);
+
+describe("stored provider keys and where credentials come from", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+  });
+  afterAll(async () => {
+    await test.drop();
+  });
+
+  it("stores a key sealed and lists only its last four characters", async () => {
+    const apiKey = "sk-test-KEYMATERIAL-0000007f3a";
+    const summary = await asUser(test.db, localUserId, (tx) =>
+      upsertProviderKey(tx, { provider: "openai", sealed: sealSecret(secretKey, apiKey), last4: lastFour(apiKey), baseUrl: null }),
+    );
+    expect(summary).toMatchObject({ provider: "openai", last4: "7f3a" });
+    const listed = await asUser(test.db, localUserId, (tx) => listProviderKeys(tx));
+    expect(JSON.stringify([summary, listed])).not.toContain("KEYMATERIAL");
+    // and the table itself holds no plaintext
+    const raw = await test.db.query("select * from provider_keys");
+    expect(JSON.stringify(raw.rows)).not.toContain("KEYMATERIAL");
+  });
+
+  it("gives the worker the stored key, decrypted, for its owner only", async () => {
+    const source = createCredentialSource({ db: test.db, secretKey, env: {} });
+    await expect(source({ provider: "openai", userId: localUserId, factory })).resolves.toEqual({
+      apiKey: "sk-test-KEYMATERIAL-0000007f3a",
+      baseURL: "https://api.openai.com/v1",
+    });
+    await expect(source({ provider: "openai", userId: userB, factory })).rejects.toMatchObject({ code: "auth" });
+  });
+
+  it("falls back to the environment's key for the local user only, and says how to add one", async () => {
+    const env = { ANTHROPIC_API_KEY: "sk-ant-env", ANTHROPIC_BASE_URL: "http://127.0.0.1:9/v1" };
+    const anthropic = { ...factory, id: "anthropic", label: "Anthropic", envKey: "ANTHROPIC_API_KEY" } as ProviderFactory;
+    const source = createCredentialSource({ db: test.db, secretKey, env });
+    await expect(source({ provider: "anthropic", userId: localUserId, factory: anthropic })).resolves.toEqual({
+      apiKey: "sk-ant-env",
+      baseURL: "http://127.0.0.1:9/v1",
+    });
+    await expect(source({ provider: "anthropic", userId: userB, factory: anthropic })).rejects.toThrow(
+      "No Anthropic key: add one in Settings -> Keys, or set ANTHROPIC_API_KEY in .env.",
+    );
+  });
+});
