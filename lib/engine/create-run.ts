@@ -25,7 +25,7 @@ export async function createRun(
       throw new ValidationError(`models.${index}.provider`, `Unknown provider "${column.provider}".`);
     }
   });
-  const runId = await asUser(db, userId, async (tx) => {
+  return asUser(db, userId, async (tx) => {
     let promptId: string | null = null;
     let promptVersionId: string;
     if (input.promptId) {
@@ -56,7 +56,7 @@ export async function createRun(
       rowCount = rows.length;
     }
 
-    return insertRun(tx, {
+    const runId = await insertRun(tx, {
       kind: "workbench",
       promptId,
       promptVersionId,
@@ -69,8 +69,10 @@ export async function createRun(
       timeoutMs: Math.round((input.timeoutSeconds ?? 300) * 1000),
       columns: input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} })),
     });
+    // Read back before commit: the answer describes the run as created, before any worker has
+    // claimed from it.
+    const summary = await getRunSummary(tx, { id: runId });
+    if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
+    return summary;
   });
-  const summary = await asUser(db, userId, (tx) => getRunSummary(tx, { id: runId }));
-  if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
-  return summary;
 }

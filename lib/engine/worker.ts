@@ -57,6 +57,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 
   const stopController = new AbortController();
   const inFlight = new Map<string, ClaimedCell>();
+  const inFlightByRun = new Map<string, number>();
   const finished: CellResult[] = [];
   const plans = new Map<string, RunPlan>();
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
@@ -92,25 +93,48 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   };
 
   async function tick(): Promise<void> {
-    await flush();
-    if (stopped || inFlight.size >= maxInFlight) return;
-    activeRuns ??= await listActiveRunIds(db);
-    const runIds = activeRuns;
-    if (runIds.length === 0) return;
-    // Start each tick at a different run so that no run starves the others.
-    rotation = (rotation + 1) % runIds.length;
-    for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
-      const runId = runIds[(rotation + k) % runIds.length];
-      const { cells, exhausted } = await claimCells(db, { runId, workerId: id, leaseMs, limit: maxInFlight - inFlight.size });
-      if (exhausted) maybeFinished.add(runId);
-      if (cells.length === 0) continue;
-      const plan = await planFor(runId);
-      for (const cell of cells) start(plan, cell);
+    // Results that finished since the last tick ride along with the first claim (one round trip
+    // saves them and fills the slots they freed); if there is nothing to claim, they are saved alone.
+    let unsaved = finished.splice(0, finished.length);
+    const touched = new Set(unsaved.map((result) => result.runId));
+    try {
+      if (!stopped && inFlight.size < maxInFlight) {
+        activeRuns ??= await listActiveRunIds(db);
+        const runIds = activeRuns;
+        // Start each tick at a different run so that no run starves the others.
+        rotation = runIds.length > 0 ? (rotation + 1) % runIds.length : 0;
+        for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
+          const runId = runIds[(rotation + k) % runIds.length];
+          // This worker alone fills the run's cap: a claim could only come back empty.
+          const known = plans.get(runId);
+          if (known && (inFlightByRun.get(runId) ?? 0) >= known.concurrency) continue;
+          const { cells, exhausted } = await claimCells(db, {
+            runId,
+            workerId: id,
+            leaseMs,
+            limit: maxInFlight - inFlight.size,
+            save: unsaved,
+          });
+          unsaved = [];
+          if (exhausted) maybeFinished.add(runId);
+          if (cells.length === 0) continue;
+          const plan = await planFor(runId);
+          for (const cell of cells) start(plan, cell);
+        }
+      }
+      if (unsaved.length > 0) {
+        await saveCellResults(db, { workerId: id, results: unsaved });
+        unsaved = [];
+      }
+    } catch (error) {
+      // Keep them for the next tick rather than lose paid-for results.
+      finished.unshift(...unsaved);
+      throw error;
     }
-    // A run with nothing left to claim and none of its calls with us may be finished now; runs
-    // with our calls in flight are checked when those results are written.
+    // A run is checked for completion when it has nothing left to claim, and either results of
+    // it were just saved or none of its calls are with us (another worker may have the last ones).
     const busy = new Set([...inFlight.values()].map((cell) => cell.runId));
-    await checkFinished([...maybeFinished].filter((runId) => !busy.has(runId)));
+    await checkFinished([...maybeFinished].filter((runId) => touched.has(runId) || !busy.has(runId)));
   }
 
   async function checkFinished(runIds: string[]): Promise<void> {
@@ -136,6 +160,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 
   function start(plan: RunPlan, cell: ClaimedCell): void {
     inFlight.set(cell.id, cell);
+    inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
     executeCell({ providers, now, random, stopSignal: stopController.signal }, plan, cell)
       .then(
         (result) => {
@@ -151,6 +176,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       )
       .finally(() => {
         inFlight.delete(cell.id);
+        inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 1) - 1);
         requestTick();
       });
   }
@@ -158,15 +184,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   async function flush(): Promise<void> {
     if (finished.length === 0) return;
     const batch = finished.splice(0, finished.length);
-    try {
-      await saveCellResults(db, { workerId: id, results: batch });
-    } catch (error) {
-      // Keep them for the next tick rather than lose paid-for results.
-      finished.unshift(...batch);
-      throw error;
-    }
-    await checkFinished([...new Set(batch.map((result) => result.runId))].filter((runId) => maybeFinished.has(runId)));
+    await saveCellResults(db, { workerId: id, results: batch });
   }
+
 
   const renewTimer = setInterval(() => {
     if (inFlight.size === 0) return;

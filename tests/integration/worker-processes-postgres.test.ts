@@ -49,7 +49,14 @@ describe("worker processes on the Postgres server", () => {
         concurrency: 16,
       },
     });
-    const workers = [start({ MOCK_CALL_LOG: log }), start({ MOCK_CALL_LOG: log })];
+    // Each worker has room for 8 calls and the run allows 16: the run needs both. (A worker with
+    // room for the whole run refills its own freed slots in the same statement that saves
+    // their results, and keeps the run to itself.)
+    const workers = [
+      start({ MOCK_CALL_LOG: log, PARALLAXR_WORKER_MAX_IN_FLIGHT: "8" }),
+      start({ MOCK_CALL_LOG: log, PARALLAXR_WORKER_MAX_IN_FLIGHT: "8" }),
+    ];
+    try {
     const finished = await waitFor(async () => {
       const current = await read(run.id);
       return current.status === "completed" ? current : null;
@@ -65,8 +72,10 @@ describe("worker processes on the Postgres server", () => {
     // both processes did part of the work
     const pids = new Set(calls.map((call) => call.pid));
     expect(pids).toEqual(new Set(workers.map((worker) => worker.child.pid)));
-    for (const worker of workers) worker.child.kill("SIGTERM");
-    await Promise.all(workers.map((worker) => worker.exited));
+    } finally {
+      for (const worker of workers) worker.child.kill("SIGTERM");
+      await Promise.all(workers.map((worker) => worker.exited));
+    }
   });
 
   it("a worker killed with SIGKILL mid-run leaves its cells to another, which finishes the run", async (context) => {
@@ -91,6 +100,7 @@ describe("worker processes on the Postgres server", () => {
     expect(inFlightAtKill.length).toBeGreaterThan(0);
 
     const second = start({ MOCK_CALL_LOG: log, PARALLAXR_LEASE_SECONDS: "1.5" });
+    try {
     const finished = await waitFor(async () => {
       const current = await read(run.id);
       return current.status === "completed" ? current : null;
@@ -106,7 +116,9 @@ describe("worker processes on the Postgres server", () => {
     expect(twice.length).toBeLessThanOrEqual(inFlightAtKill.length);
     for (const cell of twice) expect(inFlightAtKill.map((c) => c.row)).toContain(cell.row);
     expect(calls.filter((call) => call.pid === second.child.pid).length).toBeGreaterThan(0);
-    second.child.kill("SIGTERM");
-    await second.exited;
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.exited;
+    }
   });
 });
