@@ -15,6 +15,16 @@ export interface ProviderRegistry {
   list(): Array<{ id: string; label: string; needsKey: boolean }>;
   /** Models of the providers that need no key (the mock, local models). */
   listModels(): Promise<ModelInfo[]>;
+  /**
+   * What userId can pick: the keyless providers' models, and each vendor's for which the user
+   * has credentials. A vendor whose list cannot be had now (unreachable, key refused) is listed
+   * under unavailable with the reason, and the others still answer.
+   */
+  listModelsFor(userId: string): Promise<{
+    models: ModelInfo[];
+    providers: Array<{ id: string; label: string; needsKey: boolean; configured: boolean }>;
+    unavailable: Array<{ provider: string; code: string; message: string }>;
+  }>;
 }
 
 /**
@@ -58,5 +68,54 @@ export function createProviderRegistry(
       const lists = await Promise.all([...ready.values()].map((provider) => provider.listModels()));
       return lists.flat();
     },
+    async listModelsFor(userId) {
+      const models = await this.listModels();
+      const providers = [...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false, configured: true }));
+      const unavailable: Array<{ provider: string; code: string; message: string }> = [];
+      const settled = await Promise.allSettled(
+        Object.values(factories).map(async (factory) => {
+          const adapter = await this.resolve({ provider: factory.id, userId });
+          return { factory, models: await withTimeout(adapter.listModels(), listTimeoutMs, factory.label) };
+        }),
+      );
+      settled.forEach((outcome, index) => {
+        const factory = Object.values(factories)[index];
+        if (outcome.status === "fulfilled") {
+          providers.push({ id: factory.id, label: factory.label, needsKey: factory.needsKey, configured: true });
+          models.push(...outcome.value.models);
+          return;
+        }
+        const error = outcome.reason;
+        if (!(error instanceof ProviderError)) throw error;
+        // No key, or no base URL for a generic server: simply not configured. Anything else is
+        // worth saying (a local Ollama that is not running, a refused list request).
+        const configured = error.code !== "auth" && error.code !== "bad_request";
+        providers.push({ id: factory.id, label: factory.label, needsKey: factory.needsKey, configured });
+        if (configured) unavailable.push({ provider: factory.id, code: error.code, message: error.message });
+      });
+      return { models, providers, unavailable };
+    },
   };
+}
+
+// A vendor's model list must not hold up the picker.
+const listTimeoutMs = 5_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new ProviderError({ code: "timeout", message: `${label} did not list its models within ${ms / 1000} s.` })),
+      ms,
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
