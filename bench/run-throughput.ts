@@ -285,6 +285,8 @@ async function measureRun(
         rows,
         models: mockModelNames.map((model) => ({ provider: "mock", model, params: { latencyMs, jitterMs: 0 } })),
         concurrency,
+        // Every repeat sends the same inputs: with the cache on, repeats would measure the cache.
+        cache: false,
       },
     });
     createRunMs = performance.now() - started;

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     workerId: env.PARALLAXR_WORKER_ID || undefined,
     maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
     leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,
+          cacheTtlSeconds: env.PARALLAXR_CACHE_TTL_HOURS ? Number(env.PARALLAXR_CACHE_TTL_HOURS) * 3600 : undefined,
     pollMs: env.PARALLAXR_POLL_MS ? Number(env.PARALLAXR_POLL_MS) : undefined,
   });
   console.log(`[parallaxr worker] ${worker.id} started (pid ${process.pid})`);

@@ -23,6 +23,8 @@ export const createRunSchema = z
     maxAttempts: z.int().min(1).max(20).optional(),
     timeoutSeconds: z.number().positive().max(3600).optional(),
     trials: z.int().min(1).max(100).optional(),
+    /** false: neither use nor fill the response cache for this run. */
+    cache: z.boolean().optional(),
   })
   .superRefine((body, context) => {
     if ((body.prompt === undefined) === (body.promptId === undefined)) {

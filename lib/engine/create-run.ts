@@ -67,6 +67,7 @@ export async function createRun(
       providerConcurrency: input.providerConcurrency ?? {},
       maxAttempts: input.maxAttempts ?? 4,
       timeoutMs: Math.round((input.timeoutSeconds ?? 300) * 1000),
+      cache: input.cache ?? true,
       columns: input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} })),
     });
     // Read back before commit: the answer describes the run as created, before any worker has

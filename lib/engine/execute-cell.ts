@@ -1,12 +1,12 @@
 import { retryDelayMs } from "@/lib/core/backoff";
-import { hashText } from "@/lib/core/cache-key";
+import { computeCost } from "@/lib/core/cost";
 import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
-import { renderTemplate } from "@/lib/core/template";
-import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
+import type { CachedResponse } from "@/lib/db/cache/response-cache";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
-import type { RunPlan } from "@/lib/db/runs/load-run-plan";
+import { priceKey, type RunPlan } from "@/lib/db/runs/load-run-plan";
 import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import type { PreparedCell } from "./prepare-cell";
 
 /** What executing a cell needs from the outside world. */
 export interface ExecuteCellDeps {
@@ -15,23 +15,49 @@ export interface ExecuteCellDeps {
   random: () => number;
   /** Aborts calls when the worker is stopping. */
   stopSignal: AbortSignal;
+  /** How long a fresh answer stays in the response cache; null keeps it until cleared. */
+  cacheTtlSeconds: number | null;
 }
 
 /**
- * Executes one claimed cell: render, call, validate. Never throws for a provider's failure: it
+ * Executes one claimed, prepared cell: the cached answer when there is one (and no re-run was
+ * asked for), else a call; then validation and price. Never throws for a provider's failure: it
  * becomes an error result, or a retry (status queued with a delay) while attempts remain and the
  * error is retryable. Errors that are not ProviderErrors are our own bugs and are rethrown.
  */
-export async function executeCell(deps: ExecuteCellDeps, plan: RunPlan, cell: ClaimedCell): Promise<CellResult> {
-  const base = { id: cell.id, runId: cell.runId };
-  const rendered = renderTemplate(plan.promptText, cell.variables);
-  const warnings = rendered.missing.map(
-    (name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`,
-  );
-  const inputHash = hashText(rendered.text);
+export async function executeCell(
+  deps: ExecuteCellDeps,
+  plan: RunPlan,
+  prepared: PreparedCell,
+  hit: CachedResponse | null,
+): Promise<CellResult> {
+  const { cell } = prepared;
+  const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
+  const warnings = prepared.missing.map((name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`);
+  const expected = detectExpectedOutput(plan.promptText);
+
+  if (hit && !cell.bypassCache) {
+    // A hit costs nothing now; its original tokens and latency stay for comparison.
+    const validation = validateOutput(hit.outputRaw, expected);
+    return {
+      ...base,
+      status: !validation.ok ? "malformed" : warnings.length > 0 ? "warning" : "ok",
+      outputRaw: hit.outputRaw,
+      outputParsed: validation.ok ? validation.parsed : null,
+      tokensIn: hit.tokensIn,
+      tokensOut: hit.tokensOut,
+      tokensEstimated: hit.tokensEstimated,
+      latencyMs: hit.latencyMs,
+      costUsd: 0,
+      finishReason: hit.finishReason,
+      errorMessage: validation.ok ? null : validation.reason,
+      warnings,
+      cached: true,
+    };
+  }
   if (cell.attempts > plan.maxAttempts) {
     // Claimed again after its worker vanished one time too many (lease expiries count as attempts).
-    return { ...base, status: "error", inputHash, errorCode: "server", errorMessage: `Gave up after ${plan.maxAttempts} attempts.`, warnings };
+    return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${plan.maxAttempts} attempts.`, warnings };
   }
 
   const started = deps.now();
@@ -41,33 +67,39 @@ export async function executeCell(deps: ExecuteCellDeps, plan: RunPlan, cell: Cl
     const provider = await deps.providers.resolve({ provider: cell.provider, userId: plan.userId });
     const answer = await provider.generate({
       model: cell.model,
-      prompt: rendered.text,
+      prompt: prepared.input,
       params: cell.params,
       variables: stringValues(cell.variables),
       signal,
     });
     const latencyMs = deps.now() - started;
-    const validation = validateOutput(answer.text, detectExpectedOutput(plan.promptText));
-    const allWarnings = [...warnings, ...answer.warnings];
+    const validation = validateOutput(answer.text, expected);
+    const price = plan.prices.get(priceKey(cell.provider, cell.model)) ?? null;
+    // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
+    const costUsd = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
+    const costWarning =
+      costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
+    const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
     return {
       ...base,
       status: !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok",
-      inputHash,
       outputRaw: answer.text,
       outputParsed: validation.ok ? validation.parsed : null,
       tokensIn: answer.tokensIn,
       tokensOut: answer.tokensOut,
       tokensEstimated: answer.tokensEstimated,
       latencyMs,
-      costUsd: answer.costUsd ?? null,
+      costUsd,
       finishReason: answer.finishReason,
       errorMessage: validation.ok ? null : validation.reason,
       warnings: allWarnings,
+      cacheKey: prepared.cacheKey,
+      cacheTtlSeconds: deps.cacheTtlSeconds,
     };
   } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, stopping: deps.stopSignal.aborted, timeoutMs: plan.timeoutMs });
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: plan.timeoutMs });
     const latencyMs = deps.now() - started;
-    const failure = { ...base, inputHash, latencyMs, errorCode: error.code, errorMessage: error.message, warnings };
+    const failure = { ...base, latencyMs, errorCode: error.code, errorMessage: error.message, warnings };
     if (error.retryable && cell.attempts < plan.maxAttempts) {
       const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
       return { ...failure, status: "queued", retryDelayMs: delay };
@@ -76,10 +108,7 @@ export async function executeCell(deps: ExecuteCellDeps, plan: RunPlan, cell: Cl
   }
 }
 
-function asProviderError(
-  caught: unknown,
-  context: { timedOut: boolean; stopping: boolean; timeoutMs: number },
-): ProviderError {
+function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutMs: number }): ProviderError {
   if (context.timedOut) {
     return new ProviderError({ code: "timeout", message: `No answer within ${context.timeoutMs / 1000} s.`, cause: caught });
   }

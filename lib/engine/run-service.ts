@@ -3,7 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { getRunSummary, listCells } from "@/lib/db/runs/get-run";
-import { applyRunAction, type RunAction } from "@/lib/db/runs/run-lifecycle";
+import { applyRunAction, requeueCell, type RunAction } from "@/lib/db/runs/run-lifecycle";
 import { NotFoundError } from "./errors";
 
 /** The run with its rows and cells, as userId may see it. */
@@ -27,5 +27,18 @@ export async function changeRunStatus(
     if (!status) throw new NotFoundError(`Run ${runId} not found.`);
     const summary = await getRunSummary(tx, { id: runId });
     return summary!;
+  });
+}
+
+/** Runs one cell of userId's run again, bypassing the cache; answers the run without cells. */
+export async function rerunCell(
+  { db }: { db: Database },
+  { userId, runId, cellId }: { userId: string; runId: string; cellId: string },
+): Promise<RunSummary> {
+  return asUser(db, userId, async (tx) => {
+    if (!(await requeueCell(tx, { runId, cellId }))) {
+      throw new NotFoundError(`Cell ${cellId} of run ${runId} not found, or it is still queued or running.`);
+    }
+    return (await getRunSummary(tx, { id: runId }))!;
   });
 }

@@ -6,7 +6,9 @@ import type { Database } from "@/lib/db/database";
 import { loadRunPlan, type RunPlan } from "@/lib/db/runs/load-run-plan";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import { findCachedResponses, type CachedResponse } from "@/lib/db/cache/response-cache";
 import { executeCell } from "./execute-cell";
+import { prepareCell, type PreparedCell } from "./prepare-cell";
 
 /** Settings of a worker. */
 export interface WorkerOptions {
@@ -20,6 +22,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** How often to look for due retries, expired leases and new runs without a notification. */
   pollMs?: number;
+  /** How long a fresh answer stays in the response cache (default 7 days; null: until cleared). */
+  cacheTtlSeconds?: number | null;
   /** PGlite only: take back every running cell at start (one process owns the folder). */
   reclaimOnStart?: boolean;
   now?: () => number;
@@ -51,6 +55,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const maxInFlight = options.maxInFlight ?? 256;
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
+  const cacheTtlSeconds = options.cacheTtlSeconds === undefined ? 7 * 24 * 3600 : options.cacheTtlSeconds;
   const now = options.now ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const onError = options.onError ?? ((error: unknown) => console.error("[parallaxr worker]", error));
@@ -119,7 +124,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           if (exhausted) maybeFinished.add(runId);
           if (cells.length === 0) continue;
           const plan = await planFor(runId);
-          for (const cell of cells) start(plan, cell);
+          const prepared = cells.map((cell) => prepareCell(plan, cell));
+          // One look-up for the whole batch; re-runs skip the cache.
+          const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
+          const hits = await findCachedResponses(db, { userId: plan.userId, keys });
+          for (const cell of prepared) start(plan, cell, cell.cacheKey ? hits.get(cell.cacheKey) ?? null : null);
         }
       }
       if (unsaved.length > 0) {
@@ -158,10 +167,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     return plan;
   }
 
-  function start(plan: RunPlan, cell: ClaimedCell): void {
+  function start(plan: RunPlan, prepared: PreparedCell, hit: CachedResponse | null): void {
+    const { cell } = prepared;
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
-    executeCell({ providers, now, random, stopSignal: stopController.signal }, plan, cell)
+    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds }, plan, prepared, hit)
       .then(
         (result) => {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.

@@ -48,6 +48,7 @@ async function createAppContext(): Promise<AppContext> {
           providers,
           maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
           leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,
+          cacheTtlSeconds: env.PARALLAXR_CACHE_TTL_HOURS ? Number(env.PARALLAXR_CACHE_TTL_HOURS) * 3600 : undefined,
           reclaimOnStart: db.kind === "pglite",
         });
   const shutdown = async () => {

@@ -20,6 +20,11 @@ export interface CellResult {
   errorMessage?: string | null;
   warnings?: string[];
   cached?: boolean;
+  /** Set to store a fresh answer in the response cache under this key. */
+  cacheKey?: string | null;
+  cacheTtlSeconds?: number | null;
+  provider?: string;
+  model?: string;
 }
 
 /** Results as the JSON that parallaxr_save_results reads (0005_claim_function.sql). */
@@ -42,6 +47,10 @@ export function resultsPayload(results: CellResult[]): string {
       error_message: result.errorMessage ?? null,
       warnings: result.warnings ?? [],
       cached: result.cached ?? false,
+      cache_key: result.cacheKey ?? null,
+      cache_ttl_s: result.cacheTtlSeconds ?? null,
+      provider: result.provider ?? null,
+      model: result.model ?? null,
     })),
   );
 }

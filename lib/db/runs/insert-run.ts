@@ -12,6 +12,7 @@ export interface NewRun {
   providerConcurrency: Record<string, number>;
   maxAttempts: number;
   timeoutMs: number;
+  cache: boolean;
   columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>;
 }
 
@@ -23,12 +24,12 @@ export interface NewRun {
 export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `insert into runs (kind, prompt_id, prompt_version_id, dataset_id, row_count, trials, concurrency,
-                       provider_concurrency, max_attempts, timeout_ms, status)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued')
+                       provider_concurrency, max_attempts, timeout_ms, config, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'queued')
      returning id`,
     [
       run.kind, run.promptId, run.promptVersionId, run.datasetId, run.rowCount, run.trials, run.concurrency,
-      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs,
+      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs, JSON.stringify({ cache: run.cache }),
     ],
   );
   const runId = rows[0].id;

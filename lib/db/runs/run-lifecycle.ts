@@ -70,3 +70,24 @@ export class RunActionError extends Error {
     this.name = "RunActionError";
   }
 }
+
+/**
+ * Queues one cell again as the calling user, skipping the cache: its result is overwritten when
+ * the new call ends. A finished run becomes running again so workers pick the cell up.
+ * Returns false when the cell is not the caller's (or not in that run).
+ */
+export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `update run_cells
+        set status = 'queued', bypass_cache = true, attempts = 0, not_before = now(),
+            lease_owner = null, lease_expires_at = null, error_code = null, error_message = null
+      where id = $1 and run_id = $2 and status not in ('queued', 'running')`,
+    [cellId, runId],
+  );
+  if (rowCount === 0) return false;
+  await tx.query(
+    `update runs set status = 'running', finished_at = null where id = $1 and status in ('completed', 'failed', 'cancelled')`,
+    [runId],
+  );
+  return true;
+}

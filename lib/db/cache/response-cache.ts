@@ -1,0 +1,52 @@
+import type { Database, Queryable } from "../database";
+
+/** A stored answer: what a cache hit gives back, with the original tokens, latency and cost. */
+export interface CachedResponse {
+  cacheKey: string;
+  outputRaw: string;
+  outputParsed: string | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  tokensEstimated: boolean;
+  latencyMs: number | null;
+  costUsd: number | null;
+  finishReason: string | null;
+}
+
+/**
+ * The unexpired cached answers of userId among keys, in one statement (the worker asks once per
+ * claimed batch). The worker bypasses RLS, so the user is named explicitly.
+ */
+export async function findCachedResponses(db: Database, { userId, keys }: { userId: string; keys: string[] }): Promise<Map<string, CachedResponse>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await db.query<{
+    cache_key: string; output_raw: string; output_parsed: string | null; tokens_in: number | null; tokens_out: number | null;
+    tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
+  }>(
+    `select cache_key, output_raw, output_parsed, tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason
+       from response_cache
+      where user_id = $1 and cache_key = any($2::text[]) and (expires_at is null or expires_at > now())`,
+    [userId, keys],
+  );
+  return new Map(
+    rows.map((row) => [
+      row.cache_key,
+      {
+        cacheKey: row.cache_key,
+        outputRaw: row.output_raw,
+        outputParsed: row.output_parsed,
+        tokensIn: row.tokens_in,
+        tokensOut: row.tokens_out,
+        tokensEstimated: row.tokens_estimated,
+        latencyMs: row.latency_ms,
+        costUsd: row.cost_usd,
+        finishReason: row.finish_reason,
+      },
+    ]),
+  );
+}
+
+/** Deletes the caller's cached answers; returns how many. */
+export async function clearResponseCache(tx: Queryable): Promise<number> {
+  return (await tx.query("delete from response_cache")).rowCount;
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asUser } from "@/lib/db/as-user";
+import { clearResponseCache } from "@/lib/db/cache/response-cache";
+import { createRun } from "@/lib/engine/create-run";
+import { getRun, rerunCell } from "@/lib/engine/run-service";
+import { startWorker, type Worker } from "@/lib/engine/worker";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import type { TextProvider } from "@/lib/providers/types";
+import type { CreateRunInput } from "@/lib/api/schemas";
+import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+
+// A provider of our own that the shipped price list does not know, answering with real usage.
+const acme: TextProvider = {
+  id: "acme",
+  kind: "text",
+  listModels: async () => [],
+  generate: async ({ prompt }) => ({ text: `acme says ${prompt}`, tokensIn: 1000, tokensOut: 500, tokensEstimated: false, finishReason: "stop", warnings: [] }),
+};
+
+describe("response cache, re-runs and cost", () => {
+  let test: TestDatabase;
+  let worker: Worker;
+  const calls: string[] = [];
+  const mock = createMockProvider({ onCall: ({ prompt }) => calls.push(prompt) });
+  const providers = createProviderRegistry([mock, acme]);
+
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
+  });
+  afterAll(async () => {
+    await worker.stop();
+    await test.drop();
+  });
+
+  const runToEnd = async (userId: string, input: CreateRunInput) => {
+    const run = await createRun({ db: test.db, providers }, { userId, input });
+    return waitFor(async () => {
+      const current = await getRun({ db: test.db }, { userId, runId: run.id });
+      return current.status === "completed" ? current : null;
+    }, { what: "the run to complete" });
+  };
+  const input = (prompt: string): CreateRunInput => ({
+    prompt,
+    rows: Array.from({ length: 5 }, (_, n) => ({ n: String(n) })),
+    models: [{ provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 0 } }],
+  });
+
+  it("answers a repeated input from the cache: no call, no cost, the original tokens and latency", async () => {
+    const first = await runToEnd(userA, input("cache me {{n}}"));
+    expect(calls.filter((prompt) => prompt.startsWith("cache me"))).toHaveLength(5);
+    expect(first.cells.every((cell) => !cell.cached)).toBe(true);
+
+    const second = await runToEnd(userA, input("cache me {{n}}"));
+    expect(calls.filter((prompt) => prompt.startsWith("cache me"))).toHaveLength(5);
+    for (const cell of second.cells) {
+      const original = first.cells.find((c) => c.row === cell.row)!;
+      expect(cell).toMatchObject({ status: "ok", cached: true, costUsd: 0, output: original.output, tokensIn: original.tokensIn, latencyMs: original.latencyMs });
+    }
+  });
+
+  it("keeps each user's cache to themselves", async () => {
+    const other = await runToEnd(userB, input("cache me {{n}}"));
+    expect(other.cells.every((cell) => !cell.cached)).toBe(true);
+    expect(calls.filter((prompt) => prompt.startsWith("cache me"))).toHaveLength(10);
+  });
+
+  it("a re-run of one cell bypasses the cache and overwrites it; the run completes again", async () => {
+    const run = await runToEnd(userA, input("cache me {{n}}"));
+    const target = run.cells.find((cell) => cell.row === 2)!;
+    expect(target.cached).toBe(true);
+    const before = calls.length;
+    await rerunCell({ db: test.db }, { userId: userA, runId: run.id, cellId: target.id });
+    const after = await waitFor(async () => {
+      const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+      return current.status === "completed" ? current : null;
+    }, { what: "the re-run to complete" });
+    expect(calls.length).toBe(before + 1);
+    expect(after.cells.find((cell) => cell.row === 2)).toMatchObject({ status: "ok", cached: false, attempts: 1 });
+    await expect(rerunCell({ db: test.db }, { userId: userB, runId: run.id, cellId: target.id })).rejects.toThrow(/not found/);
+  });
+
+  it("does not use expired entries, nor any after the cache is cleared, nor with cache: false", async () => {
+    await test.db.query("update response_cache set expires_at = now() - interval '1 second' where output_raw like '%cache me 0%'");
+    const expired = await runToEnd(userA, input("cache me {{n}}"));
+    expect(expired.cells.find((cell) => cell.row === 0)!.cached).toBe(false);
+    expect(expired.cells.find((cell) => cell.row === 1)!.cached).toBe(true);
+
+    const off = await runToEnd(userA, { ...input("cache me {{n}}"), cache: false });
+    expect(off.cells.every((cell) => !cell.cached)).toBe(true);
+
+    expect(await asUser(test.db, userA, (tx) => clearResponseCache(tx))).toBeGreaterThan(0);
+    const cleared = await runToEnd(userA, input("cache me {{n}}"));
+    expect(cleared.cells.every((cell) => !cell.cached)).toBe(true);
+  });
+
+  it("prices answers from the user's price list, else the shipped reference; unpriced is null with a warning", async () => {
+    const free = await runToEnd(userA, input("free {{n}}"));
+    expect(free.cells.every((cell) => cell.costUsd === 0 && cell.status === "ok")).toBe(true);
+
+    await asUser(test.db, userA, (tx) =>
+      tx.query("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('acme', 'anvil', 2, 8)"),
+    );
+    const priced = await runToEnd(userA, { ...input("priced {{n}}"), models: [{ provider: "acme", model: "anvil" }] });
+    // 1000 tokens in at $2/M + 500 out at $8/M
+    for (const cell of priced.cells) expect(cell.costUsd).toBeCloseTo(0.006, 10);
+
+    const unpriced = await runToEnd(userB, { ...input("unpriced {{n}}"), models: [{ provider: "acme", model: "anvil" }] });
+    for (const cell of unpriced.cells) {
+      expect(cell.costUsd).toBeNull();
+      expect(cell.status).toBe("warning");
+      expect(cell.warnings.join(" ")).toContain("No price for acme/anvil");
+    }
+  });
+});
