@@ -25,6 +25,10 @@ export const createRunSchema = z
     trials: z.int().min(1).max(100).optional(),
     /** false: neither use nor fill the response cache for this run. */
     cache: z.boolean().optional(),
+    /** Stop scheduling before spent + in-flight estimates would pass this many US dollars. */
+    budgetUsd: z.number().min(0).max(1_000_000).optional(),
+    /** estimate (default with a budget), strict (also skips unpriced models) or off. */
+    budgetMode: z.enum(["estimate", "strict", "off"]).optional(),
   })
   .superRefine((body, context) => {
     if ((body.prompt === undefined) === (body.promptId === undefined)) {

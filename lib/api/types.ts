@@ -62,6 +62,10 @@ export interface RunSummary {
   trials: number;
   concurrency: number;
   counts: CellCounts;
+  /** Dollars spent so far (cells whose cost is known). */
+  spentUsd: number;
+  budgetUsd: number | null;
+  budgetMode: "estimate" | "strict" | "off";
   error: string | null;
   createdAt: string;
   startedAt: string | null;

@@ -4,12 +4,20 @@ import { hashText } from "@/lib/core/cache-key";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
-import { getDatasetById, insertDataset } from "@/lib/db/runs/insert-dataset";
+import { getDatasetById, insertDataset, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { getRunSummary } from "@/lib/db/runs/get-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { NotFoundError, ValidationError } from "./errors";
+import { planRun, type RunPlanEstimate } from "./plan-run";
+
+// Thrown to roll a dry run's transaction back, carrying its plan out.
+class DryRunDone extends Error {
+  constructor(readonly plan: RunPlanEstimate) {
+    super("dry run");
+  }
+}
 
 /**
  * Creates a run for userId from a validated request: snapshots the prompt as an immutable
@@ -17,9 +25,30 @@ import { NotFoundError, ValidationError } from "./errors";
  * user (so RLS checks each id the request names). Workers pick it up when it commits.
  */
 export async function createRun(
-  { db, providers }: { db: Database; providers: ProviderRegistry },
+  deps: { db: Database; providers: ProviderRegistry },
   { userId, input }: { userId: string; input: CreateRunInput },
-): Promise<RunSummary> {
+): Promise<RunSummary & { plan: RunPlanEstimate }> {
+  return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate };
+}
+
+/**
+ * The plan of a run (cells, estimated tokens and cost per model, what is unpriced) without
+ * creating it: the same work as createRun, in a transaction that is rolled back.
+ */
+export async function estimateRun(deps: { db: Database; providers: ProviderRegistry }, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunPlanEstimate> {
+  try {
+    await planOrCreateRun(deps, { userId, input, dryRun: true });
+  } catch (error) {
+    if (error instanceof DryRunDone) return error.plan;
+    throw error;
+  }
+  throw new Error("A dry run must not create a run");
+}
+
+async function planOrCreateRun(
+  { db, providers }: { db: Database; providers: ProviderRegistry },
+  { userId, input, dryRun }: { userId: string; input: CreateRunInput; dryRun: boolean },
+): Promise<RunSummary & { plan: RunPlanEstimate }> {
   input.models.forEach((column, index) => {
     if (!providers.has(column.provider)) {
       throw new ValidationError(`models.${index}.provider`, `Unknown provider "${column.provider}".`);
@@ -28,6 +57,7 @@ export async function createRun(
   return asUser(db, userId, async (tx) => {
     let promptId: string | null = null;
     let promptVersionId: string;
+    let promptText: string;
     if (input.promptId) {
       const prompt = await getPromptById(tx, { id: input.promptId });
       if (!prompt) throw new NotFoundError(`Prompt ${input.promptId} not found.`);
@@ -35,18 +65,22 @@ export async function createRun(
       const version = await markPromptRun(tx, { id: prompt.id, textHash });
       promptId = prompt.id;
       promptVersionId = await insertPromptVersion(tx, { promptId, version, name: prompt.name, type: prompt.type, text: prompt.text, textHash });
+      promptText = prompt.text;
     } else {
       const text = input.prompt ?? "";
+      promptText = text;
       promptVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline prompt", type: "generator", text, textHash: hashText(text) });
     }
 
     let datasetId: string | null = null;
     let rowCount = 1;
+    let planRows: Array<Record<string, string>> = [{}];
     if (input.datasetId) {
       const dataset = await getDatasetById(tx, { id: input.datasetId });
       if (!dataset) throw new NotFoundError(`Dataset ${input.datasetId} not found.`);
       datasetId = dataset.id;
       rowCount = dataset.rowCount;
+      planRows = await listDatasetRows(tx, { datasetId });
     } else if (input.rows) {
       const rows = input.rows.map((row) =>
         Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value == null ? "" : String(value)])),
@@ -54,26 +88,33 @@ export async function createRun(
       const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
       datasetId = await insertDataset(tx, { name: input.datasetName ?? "Inline rows", source: "inline", headers, rows });
       rowCount = rows.length;
+      planRows = rows;
     }
 
+    const columns = input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} }));
+    const trials = input.trials ?? 1;
+    const plan = await planRun(tx, { prompt: promptText, rows: rowCount === 0 ? [] : planRows, columns, trials });
+    if (dryRun) throw new DryRunDone(plan);
     const runId = await insertRun(tx, {
       kind: "workbench",
       promptId,
       promptVersionId,
       datasetId,
       rowCount,
-      trials: input.trials ?? 1,
+      trials,
       concurrency: input.concurrency ?? 8,
       providerConcurrency: input.providerConcurrency ?? {},
       maxAttempts: input.maxAttempts ?? 4,
       timeoutMs: Math.round((input.timeoutSeconds ?? 300) * 1000),
       cache: input.cache ?? true,
-      columns: input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} })),
+      budgetUsd: input.budgetUsd ?? null,
+      budgetMode: input.budgetUsd == null ? "off" : (input.budgetMode ?? "estimate"),
+      columns: columns.map((column, index) => ({ ...column, estimatedCostPerCell: plan.models[index].costPerCellUsd })),
     });
     // Read back before commit: the answer describes the run as created, before any worker has
     // claimed from it.
     const summary = await getRunSummary(tx, { id: runId });
     if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
-    return summary;
+    return { ...summary, plan };
   });
 }

@@ -235,7 +235,7 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
           tokensEstimated: false,
           finishReason: metadata.stopReason === "maxTokens" && !stops.stopped ? "length" : "stop",
           warnings,
-          costUsd: 0,
+          // no cost of its own: the price list decides (free by the shipped reference)
         };
       } catch (error) {
         failed = true;

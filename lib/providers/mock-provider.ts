@@ -122,7 +122,7 @@ export function createMockProvider(options: MockProviderOptions = {}): TextProvi
           tokensEstimated: false,
           finishReason: malformed ? "length" : "stop",
           warnings,
-          costUsd: 0,
+
         };
       } finally {
         stats.inFlight -= 1;

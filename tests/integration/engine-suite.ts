@@ -4,7 +4,7 @@ import { changeRunStatus, getRun } from "@/lib/engine/run-service";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { userA, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 
 /** The engine's behaviour, run against one kind of database. */
 export function describeEngine(label: string, create: () => Promise<TestDatabase | null>): void {
@@ -124,8 +124,9 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
         await startWorker({ db: test.db, providers, pollMs: 20, workerId: "cap-b" }),
       ];
       try {
+        // User B: the flaky runs above taught user A's mock credential to slow down (AIMD).
         const run = await createRun({ db: test.db, providers }, {
-          userId: userA,
+          userId: userB,
           input: {
             prompt: "cap {{n}}",
             rows: Array.from({ length: 30 }, (_, n) => ({ n: String(n) })),
@@ -140,7 +141,7 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
           },
         });
         await waitFor(async () => {
-          const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
+          const current = await getRun({ db: test!.db }, { userId: userB, runId: run.id });
           return current.status === "completed" ? current : null;
         }, { what: "the capped run to complete" });
         expect(mock.stats().peakInFlight).toBe(3);

@@ -18,6 +18,7 @@ const tables: Array<{ table: string; update: string }> = [
   { table: "provider_keys", update: "last4 = 'zzzz'" },
   { table: "api_tokens", update: "name = 'changed'" },
   { table: "eval_suites", update: "name = 'changed'" },
+  { table: "provider_limits", update: "max_concurrency = 2" },
 ];
 
 /** One row in every table, owned by the calling user; returns the id of each. */
@@ -40,6 +41,7 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
   ids.provider_keys = await one("insert into provider_keys (provider, ciphertext, iv, auth_tag, last4) values ('openai', 'c', 'i', 't', '7f3a') returning id");
   ids.api_tokens = await one("insert into api_tokens (name, token_hash, last4) values ('t', md5(random()::text), 'abcd') returning id");
   ids.eval_suites = await one("insert into eval_suites (name, config_yaml) values ('e', 'model: x') returning id");
+  ids.provider_limits = await one("insert into provider_limits (provider, max_concurrency) values ('openai', 4) returning id");
   return ids;
 }
 

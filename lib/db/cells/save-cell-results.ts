@@ -65,7 +65,8 @@ export async function saveCellResults(
   { workerId, results }: { workerId: string; results: CellResult[] },
 ): Promise<string[]> {
   if (results.length === 0) return [];
-  const { rows } = await db.query<{ saved: string[] }>("select parallaxr_save_results($1, $2::jsonb) as saved", [
+  // Saving and adapting credential limits (AIMD on 429s) are independent of each other's order.
+  const { rows } = await db.query<{ saved: string[] }>("select parallaxr_save_results($1, $2::jsonb) as saved, parallaxr_adapt_limits($2::jsonb)", [
     workerId,
     resultsPayload(results),
   ]);

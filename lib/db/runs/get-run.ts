@@ -53,9 +53,11 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     prompt_id: string | null; dataset_id: string | null; dataset_name: string | null; row_count: number; trials: number; concurrency: number;
     error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
     columns: RunSummary["columns"]; counts: Record<string, number> | null;
+    spent_usd: number | null; budget_usd: number | null; budget_mode: RunSummary["budgetMode"];
   }>(
     `select r.id, r.kind, r.status, v.text, r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
-            r.concurrency, r.error, r.created_at, r.started_at, r.finished_at,
+            r.concurrency, r.error, r.created_at, r.started_at, r.finished_at, r.budget_usd, r.budget_mode,
+            (select coalesce(sum(cost_usd), 0) from run_cells where run_id = r.id) as spent_usd,
             (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
                     'model', c.model, 'params', c.params) order by c.column_index), '[]')
                from run_columns c where c.run_id = r.id) as columns,
@@ -81,6 +83,9 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     trials: row.trials,
     concurrency: row.concurrency,
     counts: { ...emptyCounts(), ...(row.counts ?? {}) },
+    spentUsd: Number(row.spent_usd ?? 0),
+    budgetUsd: row.budget_usd,
+    budgetMode: row.budget_mode,
     error: row.error,
     createdAt: iso(row.created_at)!,
     startedAt: iso(row.started_at),

@@ -1,11 +1,17 @@
 import { createRunSchema } from "@/lib/api/schemas";
-import { createRun } from "@/lib/engine/create-run";
+import { createRun, estimateRun } from "@/lib/engine/create-run";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-/** Creates a run and queues its cells: 201 with the run. */
-export const POST = route({ body: createRunSchema, status: 201 }, async ({ caller, body, app }) => {
+/**
+ * Creates a run and queues its cells: 201 with the run and its plan. With ?dryRun=true nothing
+ * is created: 200 with the plan (cells, estimated tokens and cost per model, unpriced models).
+ */
+export const POST = route({ body: createRunSchema, status: 201 }, async ({ request, caller, body, app }) => {
+  if (new URL(request.url).searchParams.get("dryRun") === "true") {
+    return Response.json({ dryRun: true, plan: await estimateRun(app, { userId: caller.userId, input: body }) });
+  }
   const run = await createRun(app, { userId: caller.userId, input: body });
   return { ...run, cells: [] as unknown[] };
 });

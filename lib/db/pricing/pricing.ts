@@ -1,0 +1,68 @@
+import type { Price } from "@/lib/core/cost";
+import type { Queryable } from "../database";
+
+/** A price the user set, per million tokens (and per image). */
+export interface PriceRow {
+  provider: string;
+  model: string;
+  inputPerMTok: number | null;
+  outputPerMTok: number | null;
+  perImage: number | null;
+  checkedAt: string | null;
+  source: string;
+}
+
+/** The caller's own prices. */
+export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
+  const { rows } = await tx.query<{ provider: string; model: string; input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null; checked_at: Date | null; source: string }>(
+    "select provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source from pricing order by provider, model",
+  );
+  return rows.map((row) => ({
+    provider: row.provider,
+    model: row.model,
+    inputPerMTok: row.input_per_mtok,
+    outputPerMTok: row.output_per_mtok,
+    perImage: row.per_image,
+    checkedAt: row.checked_at ? new Date(row.checked_at).toISOString().slice(0, 10) : null,
+    source: row.source,
+  }));
+}
+
+/** Sets the caller's price of a model (replacing any). */
+export async function upsertUserPrice(tx: Queryable, price: Omit<PriceRow, "source" | "checkedAt"> & { checkedAt?: string | null }): Promise<void> {
+  await tx.query(
+    `insert into pricing (provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source)
+     values ($1, $2, $3, $4, $5, coalesce($6::date, current_date), 'user')
+     on conflict (user_id, provider, model) do update
+        set input_per_mtok = excluded.input_per_mtok, output_per_mtok = excluded.output_per_mtok,
+            per_image = excluded.per_image, checked_at = excluded.checked_at, source = 'user', updated_at = now()`,
+    [price.provider, price.model, price.inputPerMTok, price.outputPerMTok, price.perImage, price.checkedAt ?? null],
+  );
+}
+
+/** Removes the caller's price of a model (the reference price, if any, applies again). */
+export async function deleteUserPrice(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<boolean> {
+  return (await tx.query("delete from pricing where provider = $1 and model = $2", [provider, model])).rowCount > 0;
+}
+
+/** The caller's price of one model, or null. */
+export async function getUserPrice(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<Price | null> {
+  const { rows } = await tx.query<{ input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null }>(
+    "select input_per_mtok, output_per_mtok, per_image from pricing where provider = $1 and model = $2",
+    [provider, model],
+  );
+  const row = rows[0];
+  return row ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null;
+}
+
+/** The mean output tokens of the caller's earlier answered (not cached) cells of a model, or null. */
+export async function averageOutputTokens(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<number | null> {
+  const { rows } = await tx.query<{ average: number | null }>(
+    `select avg(c.tokens_out)::double precision as average
+       from run_cells c join run_columns col on col.id = c.column_id
+      where col.provider = $1 and col.model = $2 and c.status in ('ok', 'warning', 'malformed')
+        and not c.cached and c.tokens_out is not null`,
+    [provider, model],
+  );
+  return rows[0]?.average ?? null;
+}

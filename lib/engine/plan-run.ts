@@ -1,0 +1,72 @@
+import { computeCost } from "@/lib/core/cost";
+import { renderTemplate } from "@/lib/core/template";
+import { estimateTokens } from "@/lib/core/tokens";
+import type { Queryable } from "@/lib/db/database";
+import { averageOutputTokens, getUserPrice } from "@/lib/db/pricing/pricing";
+import { referencePrice } from "@/lib/providers/pricing-reference";
+
+/** What a run will cost before it starts, per model and in total. */
+export interface RunPlanEstimate {
+  cells: number;
+  models: Array<{
+    provider: string;
+    model: string;
+    cells: number;
+    inputTokens: number;
+    /** Our chars/4 estimate: no vendor tokenizer ships with the server. */
+    inputTokensMethod: "estimate";
+    outputTokens: number | null;
+    outputTokensSource: "maxTokens" | "history" | "unknown";
+    costUsd: number | null;
+    costPerCellUsd: number | null;
+    priced: boolean;
+  }>;
+  /** Sum over the models whose cost is known. */
+  totalCostUsd: number;
+  /** True when some model's cost is unknown, so the total is a lower bound. */
+  totalIsLowerBound: boolean;
+  unpriced: string[];
+}
+
+/**
+ * Estimates a run as the calling user: input tokens from each rendered row, output tokens from
+ * the column's maxTokens or else the model's average in the user's earlier runs, prices from the
+ * user's list or else the shipped reference.
+ */
+export async function planRun(
+  tx: Queryable,
+  input: { prompt: string; rows: Array<Record<string, string>>; columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>; trials: number },
+): Promise<RunPlanEstimate> {
+  const rows = input.rows.length > 0 ? input.rows : [{}];
+  const inputTokensPerTrial = rows.reduce((sum, row) => sum + estimateTokens(renderTemplate(input.prompt, row).text), 0);
+  const models: RunPlanEstimate["models"] = [];
+  for (const column of input.columns) {
+    const cells = rows.length * input.trials;
+    const inputTokens = inputTokensPerTrial * input.trials;
+    const maxTokens = typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
+    const history = maxTokens == null ? await averageOutputTokens(tx, column) : null;
+    const perCellOut = maxTokens ?? (history == null ? null : Math.round(history));
+    const price = (await getUserPrice(tx, column)) ?? referencePrice(column.provider, column.model);
+    const outputTokens = perCellOut == null ? null : perCellOut * cells;
+    const costUsd = outputTokens == null ? null : computeCost({ tokensIn: inputTokens, tokensOut: outputTokens, price });
+    models.push({
+      provider: column.provider,
+      model: column.model,
+      cells,
+      inputTokens,
+      inputTokensMethod: "estimate",
+      outputTokens,
+      outputTokensSource: maxTokens != null ? "maxTokens" : history != null ? "history" : "unknown",
+      costUsd,
+      costPerCellUsd: costUsd == null ? null : costUsd / cells,
+      priced: price != null,
+    });
+  }
+  return {
+    cells: models.reduce((sum, model) => sum + model.cells, 0),
+    models,
+    totalCostUsd: models.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
+    totalIsLowerBound: models.some((model) => model.costUsd == null),
+    unpriced: [...new Set(models.filter((model) => !model.priced).map((model) => `${model.provider}/${model.model}`))],
+  };
+}

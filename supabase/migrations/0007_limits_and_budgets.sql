@@ -1,0 +1,213 @@
+-- Limits per credential and budgets per run, both enforced where cells are claimed, so they hold
+-- across every run of a user and every worker.
+
+-- A credential is a user's provider (one key per provider per user). max_concurrency,
+-- requests_per_minute and tokens_per_minute are the user's settings (null: no limit);
+-- adaptive_limit is the engine's: halved on 429s, raised again after successes (AIMD), null
+-- when not throttled.
+create table provider_limits (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null default auth.uid(),
+  provider text not null,
+  max_concurrency integer check (max_concurrency is null or max_concurrency >= 1),
+  requests_per_minute integer check (requests_per_minute is null or requests_per_minute >= 1),
+  tokens_per_minute integer check (tokens_per_minute is null or tokens_per_minute >= 1),
+  adaptive_limit double precision check (adaptive_limit is null or adaptive_limit >= 1),
+  updated_at timestamptz not null default now(),
+  unique (user_id, provider)
+);
+alter table provider_limits enable row level security;
+create policy provider_limits_select_own on provider_limits for select to authenticated using (user_id = (select auth.uid()));
+create policy provider_limits_insert_own on provider_limits for insert to authenticated with check (user_id = (select auth.uid()));
+create policy provider_limits_update_own on provider_limits for update to authenticated using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+create policy provider_limits_delete_own on provider_limits for delete to authenticated using (user_id = (select auth.uid()));
+grant select, insert, update, delete on provider_limits to authenticated;
+
+-- Counting a user's calls to a provider over all runs, and those of the last minute.
+create index run_cells_user_started_idx on run_cells (user_id, started_at);
+
+-- The estimated cost of one cell of a column (from the plan); null when unpriced.
+alter table run_columns add column estimated_cost_per_cell double precision;
+
+create or replace function parallaxr_claim_cells(p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer)
+returns jsonb
+language plpgsql volatile as $$
+declare
+  v_run runs%rowtype;
+  v_in_flight jsonb;
+  v_total integer;
+  v_room integer;
+  v_free integer;
+  v_provider record;
+  v_limit provider_limits%rowtype;
+  v_cap integer;
+  v_provider_room integer;
+  v_used integer;
+  v_tokens bigint;
+  v_budget_room integer;
+  v_spent double precision;
+  v_reserved double precision;
+  v_per_cell double precision;
+  v_batch jsonb;
+  v_cells jsonb := '[]'::jsonb;
+  v_limited boolean := false;
+begin
+  -- Lock order, always: the run, then the user's provider limits by provider name.
+  select * into v_run from runs where id = p_run_id for update;
+  if not found or v_run.status not in ('queued', 'running') then
+    return jsonb_build_object('cells', v_cells, 'exhausted', not found or v_run.status <> 'paused');
+  end if;
+
+  -- A statement of its own after the lock: a new snapshot sees every claim committed meanwhile.
+  select coalesce(jsonb_object_agg(x.provider, x.n), '{}'::jsonb), coalesce(sum(x.n), 0)::integer
+    into v_in_flight, v_total
+    from (select col.provider, count(*)::integer as n
+            from run_cells c join run_columns col on col.id = c.column_id
+           where c.run_id = p_run_id and c.status = 'running' and c.lease_expires_at > now()
+           group by col.provider) x;
+
+  v_room := least(p_limit, v_run.concurrency - v_total);
+  if v_room <= 0 then
+    return jsonb_build_object('cells', v_cells, 'exhausted', false);
+  end if;
+
+  -- Budget: spent plus the estimate of every call in flight, plus the next ones, within the cap.
+  if v_run.budget_mode <> 'off' and v_run.budget_usd is not null then
+    select coalesce(max(estimated_cost_per_cell), 0) into v_per_cell from run_columns where run_id = p_run_id;
+    select coalesce(sum(c.cost_usd) filter (where c.status not in ('queued', 'running')), 0),
+           coalesce(sum(coalesce(col.estimated_cost_per_cell, 0)) filter (where c.status = 'running' and c.lease_expires_at > now()), 0)
+      into v_spent, v_reserved
+      from run_cells c join run_columns col on col.id = c.column_id
+     where c.run_id = p_run_id;
+    update runs set spent_usd = v_spent where id = p_run_id and spent_usd is distinct from v_spent;
+    -- with no estimate (unpriced output), only what was actually spent can stop the run
+    v_budget_room := case
+      when v_per_cell > 0 then floor((v_run.budget_usd - v_spent - v_reserved) / v_per_cell)::integer
+      when v_spent >= v_run.budget_usd then 0
+      else v_room end;
+    begin
+      if v_budget_room <= 0 then
+        if v_total = 0 then
+          -- nothing in flight will come back cheaper: the rest is skipped, and says why
+          update run_cells
+             set status = 'skipped', finished_at = now(), error_code = 'budget',
+                 error_message = format('Skipped: the run''s budget of $%s would be exceeded ($%s spent, about $%s a cell).',
+                                        round(v_run.budget_usd::numeric, 4), round(v_spent::numeric, 4), round(v_per_cell::numeric, 6))
+           where run_id = p_run_id and status = 'queued';
+          return jsonb_build_object('cells', v_cells, 'exhausted', true);
+        end if;
+        return jsonb_build_object('cells', v_cells, 'exhausted', false);
+      end if;
+      v_room := least(v_room, v_budget_room);
+    end;
+  end if;
+  v_free := v_room;
+
+  -- Each provider of the run within the run's per-provider cap and the user's credential limits.
+  for v_provider in
+    select distinct col.provider from run_columns col where col.run_id = p_run_id order by col.provider
+  loop
+    exit when v_free <= 0;
+    v_provider_room := v_free;
+    if v_run.provider_concurrency ? v_provider.provider then
+      v_provider_room := least(v_provider_room,
+        (v_run.provider_concurrency ->> v_provider.provider)::integer - coalesce((v_in_flight ->> v_provider.provider)::integer, 0));
+    end if;
+    select * into v_limit from provider_limits
+     where user_id = v_run.user_id and provider = v_provider.provider for update;
+    if found then
+      v_cap := least(coalesce(v_limit.max_concurrency, 2147483647), coalesce(floor(v_limit.adaptive_limit)::integer, 2147483647));
+      if v_cap < 2147483647 then
+        select count(*)::integer into v_used
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.status = 'running' and c.lease_expires_at > now()
+           and col.provider = v_provider.provider;
+        v_provider_room := least(v_provider_room, v_cap - v_used);
+      end if;
+      if v_limit.requests_per_minute is not null then
+        select count(*)::integer into v_used
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.started_at > now() - interval '1 minute'
+           and col.provider = v_provider.provider;
+        v_provider_room := least(v_provider_room, v_limit.requests_per_minute - v_used);
+      end if;
+      if v_limit.tokens_per_minute is not null then
+        select coalesce(sum(coalesce(c.tokens_in, 0) + coalesce(c.tokens_out, 0)), 0) into v_tokens
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.finished_at > now() - interval '1 minute' and not c.cached
+           and col.provider = v_provider.provider;
+        if v_tokens >= v_limit.tokens_per_minute then v_provider_room := 0; end if;
+      end if;
+    end if;
+    if v_provider_room <= 0 then
+      v_limited := true;
+      continue;
+    end if;
+    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.provider], null);
+    v_cells := v_cells || v_batch;
+    v_free := v_free - jsonb_array_length(v_batch);
+  end loop;
+
+  if jsonb_array_length(v_cells) > 0 and v_run.status = 'queued' then
+    update runs set status = 'running', started_at = coalesce(started_at, now()) where id = p_run_id;
+  end if;
+  -- Held back by a limit is not the same as having nothing left to run.
+  return jsonb_build_object('cells', v_cells, 'exhausted', v_free > 0 and not v_limited);
+end
+$$;
+
+-- After results are saved: additive increase, multiplicative decrease of each credential's
+-- adaptive limit. A batch with any 429 of a user's provider halves it (once per batch, so one
+-- burst of 429s is one decrease); a batch of successes raises it by about one per window.
+create function parallaxr_adapt_limits(p_results jsonb)
+returns void
+language plpgsql volatile as $$
+declare
+  v_row record;
+  v_in_flight integer;
+begin
+  for v_row in
+    select c.user_id, x.provider,
+           count(*) filter (where x.error_code = 'rate_limited') as throttled,
+           count(*) filter (where x.status in ('ok', 'warning', 'malformed') and not coalesce(x.cached, false)) as succeeded
+      from jsonb_to_recordset(p_results) as x(id uuid, provider text, status text, error_code text, cached boolean)
+      join run_cells c on c.id = x.id
+     where x.provider is not null
+     group by c.user_id, x.provider
+     order by x.provider
+  loop
+    if v_row.throttled > 0 then
+      select count(*)::integer into v_in_flight
+        from run_cells c join run_columns col on col.id = c.column_id
+       where c.user_id = v_row.user_id and c.status = 'running' and c.lease_expires_at > now() and col.provider = v_row.provider;
+      insert into provider_limits (user_id, provider, adaptive_limit)
+      values (v_row.user_id, v_row.provider, greatest(1, floor((v_in_flight + v_row.throttled) / 2.0)))
+      on conflict (user_id, provider) do update
+         set adaptive_limit = greatest(1, floor(coalesce(provider_limits.adaptive_limit,
+                                                         provider_limits.max_concurrency,
+                                                         v_in_flight + v_row.throttled) / 2.0)),
+             updated_at = now();
+    elsif v_row.succeeded > 0 then
+      update provider_limits
+         set adaptive_limit = case
+               when adaptive_limit + v_row.succeeded / adaptive_limit >= coalesce(max_concurrency, 1024) then null
+               else adaptive_limit + v_row.succeeded / adaptive_limit end,
+             updated_at = now()
+       where user_id = v_row.user_id and provider = v_row.provider and adaptive_limit is not null;
+    end if;
+  end loop;
+end
+$$;
+
+create or replace function parallaxr_save_and_claim(
+  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer
+) returns jsonb
+language plpgsql volatile as $$
+declare
+  v_saved uuid[];
+begin
+  v_saved := parallaxr_save_results(p_worker, p_results);
+  perform parallaxr_adapt_limits(p_results);
+  return parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit) || jsonb_build_object('saved', to_jsonb(v_saved));
+end
+$$;

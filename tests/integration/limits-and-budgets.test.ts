@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CreateRunInput } from "@/lib/api/schemas";
+import { asUser } from "@/lib/db/as-user";
+import { createRun, estimateRun } from "@/lib/engine/create-run";
+import { getRun } from "@/lib/engine/run-service";
+import { startWorker, type Worker } from "@/lib/engine/worker";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+
+const userC = "00000000-0000-4000-8000-00000000000c";
+const userD = "00000000-0000-4000-8000-00000000000d";
+
+describe("credential limits, AIMD, budgets and plans", () => {
+  let test: TestDatabase;
+  let workers: Worker[];
+  const mock = createMockProvider();
+  const providers = createProviderRegistry([mock]);
+
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+    // two workers: the limits must hold across them
+    workers = [await startWorker({ db: test.db, providers, pollMs: 20 }), await startWorker({ db: test.db, providers, pollMs: 20 })];
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await test.drop();
+  });
+
+  const rows = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ n: `${tag}-${i}` }));
+  const finish = (userId: string, runId: string) =>
+    waitFor(async () => {
+      const current = await getRun({ db: test.db }, { userId, runId });
+      return current.status === "completed" ? current : null;
+    }, { timeoutMs: 60_000, what: `run ${runId} to complete` });
+
+  it("a user's max concurrency for a provider holds over all of their runs and both workers", async () => {
+    await asUser(test.db, userA, (tx) => tx.query("insert into provider_limits (provider, max_concurrency) values ('mock', 3)"));
+    mock.resetStats();
+    const input = (tag: string): CreateRunInput => ({
+      prompt: "limit {{n}}",
+      rows: rows(20, tag),
+      models: [{ provider: "mock", model: "echo", params: { latencyMs: 25, jitterMs: 10 } }],
+      concurrency: 8,
+    });
+    const [one, two] = await Promise.all([
+      createRun({ db: test.db, providers }, { userId: userA, input: input("x") }),
+      createRun({ db: test.db, providers }, { userId: userA, input: input("y") }),
+    ]);
+    await finish(userA, one.id);
+    await finish(userA, two.id);
+    expect(mock.stats().peakInFlight).toBe(3);
+  });
+
+  it("on 429s lowers the credential's concurrency, and raises it again after successes", async () => {
+    const flaky = await createRun({ db: test.db, providers }, {
+      userId: userB,
+      input: {
+        prompt: "aimd {{n}}",
+        rows: rows(40, "a"),
+        models: [{ provider: "mock", model: "fast", params: { latencyMs: 5, rateLimitRate: 0.5, retryAfterSeconds: 0.01 } }],
+        concurrency: 16,
+        maxAttempts: 10,
+      },
+    });
+    await finish(userB, flaky.id);
+    const lowered = (await test.db.query<{ adaptive_limit: number | null }>(
+      "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'", [userB])).rows[0];
+    expect(lowered).toBeDefined();
+
+    const steady = await createRun({ db: test.db, providers }, {
+      userId: userB,
+      input: { prompt: "recover {{n}}", rows: rows(200, "r"), models: [{ provider: "mock", model: "fast" }], concurrency: 16, cache: false },
+    });
+    await finish(userB, steady.id);
+    const raised = (await test.db.query<{ adaptive_limit: number | null }>(
+      "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'", [userB])).rows[0];
+    // back to no throttle, or at least higher than after the 429s
+    expect(raised.adaptive_limit === null || (lowered.adaptive_limit !== null && raised.adaptive_limit > lowered.adaptive_limit)).toBe(true);
+  });
+
+  it("a dry run plans tokens and cost per model and writes nothing", async () => {
+    await asUser(test.db, userC, (tx) =>
+      tx.query("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 1000, 2000)"),
+    );
+    const before = (await test.db.query<{ n: number }>("select count(*)::int as n from runs")).rows[0].n;
+    const plan = await estimateRun({ db: test.db, providers }, {
+      userId: userC,
+      input: {
+        prompt: "Plan {{n}}", // "Plan c-0" renders to 8 characters: 2 tokens
+        rows: rows(10, "c"),
+        models: [
+          { provider: "mock", model: "echo", params: { maxTokens: 100 } },
+          { provider: "nobody", model: "unknown" },
+        ],
+      },
+    }).catch((error) => error);
+    // an unknown provider is refused before any planning
+    expect(plan).toBeInstanceOf(Error);
+
+    const good = await estimateRun({ db: test.db, providers }, {
+      userId: userC,
+      input: { prompt: "Plan {{n}}", rows: rows(10, "c"), models: [{ provider: "mock", model: "echo", params: { maxTokens: 100 } }, { provider: "mock", model: "fast" }] },
+    });
+    expect(good.cells).toBe(20);
+    expect(good.models[0]).toMatchObject({ provider: "mock", model: "echo", cells: 10, inputTokens: 20, outputTokens: 1000, outputTokensSource: "maxTokens", priced: true });
+    // 20 tokens in at $1000/M + 1000 out at $2000/M
+    expect(good.models[0].costUsd).toBeCloseTo(0.02 + 2, 10);
+    // mock/fast: free by the reference, but no maxTokens and no history: output unknown
+    expect(good.models[1]).toMatchObject({ outputTokensSource: "unknown", costUsd: null, priced: true });
+    expect(good.totalIsLowerBound).toBe(true);
+    expect((await test.db.query<{ n: number }>("select count(*)::int as n from runs")).rows[0].n).toBe(before);
+  });
+
+  it("a budget stops scheduling within one in-flight batch of the cap and says why", async () => {
+    // one run first, so the model has an output history to estimate from
+    const history = await createRun({ db: test.db, providers }, {
+      userId: userC,
+      input: { prompt: "Budget {{n}}", rows: rows(5, "h"), models: [{ provider: "mock", model: "echo", params: { latencyMs: 5, jitterMs: 0 } }] },
+    });
+    const done = await finish(userC, history.id);
+    const perCell = done.cells.reduce((sum, cell) => sum + (cell.costUsd ?? 0), 0) / done.cells.length;
+    expect(perCell).toBeGreaterThan(0);
+
+    const budget = perCell * 10.5;
+    const concurrency = 4;
+    const run = await createRun({ db: test.db, providers }, {
+      userId: userC,
+      input: {
+        prompt: "Budget {{n}}",
+        rows: rows(60, "b"),
+        models: [{ provider: "mock", model: "echo", params: { latencyMs: 20, jitterMs: 0 } }],
+        concurrency,
+        budgetUsd: budget,
+        cache: false,
+      },
+    });
+    expect(run.plan.models[0].outputTokensSource).toBe("history");
+    const finished = await finish(userC, run.id);
+    expect(finished.spentUsd).toBeLessThanOrEqual(budget + concurrency * perCell * 1.05);
+    expect(finished.counts.ok).toBeGreaterThanOrEqual(9);
+    expect(finished.counts.skipped).toBeGreaterThan(0);
+    expect(finished.counts.ok + finished.counts.skipped).toBe(60);
+    const skipped = finished.cells.find((cell) => cell.status === "skipped")!;
+    expect(skipped.error).toMatch(/budget of \$[\d.]+ would be exceeded/);
+  });
+
+  it("strict mode skips models it cannot price, before any call", async () => {
+    mock.resetStats();
+    const run = await createRun({ db: test.db, providers }, {
+      userId: userD,
+      input: {
+        prompt: "Strict {{n}}",
+        rows: rows(5, "s"),
+        models: [{ provider: "mock", model: "echo" }],
+        budgetUsd: 1,
+        budgetMode: "strict",
+      },
+    });
+    const finished = await finish(userD, run.id);
+    expect(finished.counts.skipped).toBe(5);
+    expect(finished.cells[0].error).toMatch(/budget mode strict/);
+    expect(mock.stats().calls).toBe(0);
+  });
+});
