@@ -13,6 +13,8 @@ create table provider_limits (
   requests_per_minute integer check (requests_per_minute is null or requests_per_minute >= 1),
   tokens_per_minute integer check (tokens_per_minute is null or tokens_per_minute >= 1),
   adaptive_limit double precision check (adaptive_limit is null or adaptive_limit >= 1),
+  -- one decrease per second at most: a burst of 429s from one overload is one signal
+  decreased_at timestamptz,
   updated_at timestamptz not null default now(),
   unique (user_id, provider)
 );
@@ -25,6 +27,7 @@ grant select, insert, update, delete on provider_limits to authenticated;
 
 -- Counting a user's calls to a provider over all runs, and those of the last minute.
 create index run_cells_user_started_idx on run_cells (user_id, started_at);
+create index run_cells_running_user_idx on run_cells (user_id) where status = 'running';
 
 -- The estimated cost of one cell of a column (from the plan); null when unpriced.
 alter table run_columns add column estimated_cost_per_cell double precision;
@@ -157,8 +160,9 @@ end
 $$;
 
 -- After results are saved: additive increase, multiplicative decrease of each credential's
--- adaptive limit. A batch with any 429 of a user's provider halves it (once per batch, so one
--- burst of 429s is one decrease); a batch of successes raises it by about one per window.
+-- adaptive limit. 429s halve it, at most once a second (a burst of 429s from one overload is
+-- one signal, as TCP decreases once per round trip); successes raise it by about one per window
+-- of calls, until it reaches the user's maximum and the throttle is lifted.
 create function parallaxr_adapt_limits(p_results jsonb)
 returns void
 language plpgsql volatile as $$
@@ -180,13 +184,14 @@ begin
       select count(*)::integer into v_in_flight
         from run_cells c join run_columns col on col.id = c.column_id
        where c.user_id = v_row.user_id and c.status = 'running' and c.lease_expires_at > now() and col.provider = v_row.provider;
-      insert into provider_limits (user_id, provider, adaptive_limit)
-      values (v_row.user_id, v_row.provider, greatest(1, floor((v_in_flight + v_row.throttled) / 2.0)))
+      insert into provider_limits (user_id, provider, adaptive_limit, decreased_at)
+      values (v_row.user_id, v_row.provider, greatest(1, floor((v_in_flight + v_row.throttled) / 2.0)), now())
       on conflict (user_id, provider) do update
          set adaptive_limit = greatest(1, floor(coalesce(provider_limits.adaptive_limit,
                                                          provider_limits.max_concurrency,
                                                          v_in_flight + v_row.throttled) / 2.0)),
-             updated_at = now();
+             decreased_at = now(), updated_at = now()
+       where provider_limits.decreased_at is null or provider_limits.decreased_at < now() - interval '1 second';
     elsif v_row.succeeded > 0 then
       update provider_limits
          set adaptive_limit = case
