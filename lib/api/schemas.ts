@@ -66,3 +66,24 @@ export const saveProviderKeySchema = z.object({
 export const providerParamsSchema = z.object({
   provider: z.string().regex(/^[a-z0-9-]{1,40}$/, "provider must be a provider id such as openai"),
 });
+
+const perMillion = z.number().min(0, "prices cannot be negative").max(100_000).nullable();
+
+/** Body of PUT /api/v1/prices: the caller's price of one model, per million tokens. */
+export const savePriceSchema = z.object({
+  provider: z.string().min(1).max(40),
+  model: z.string().min(1).max(200),
+  inputPerMTok: perMillion,
+  outputPerMTok: perMillion,
+  perImage: z.number().min(0).max(1000).nullable().optional(),
+});
+
+/** Query of DELETE /api/v1/prices. */
+export const priceKeySchema = z.object({ provider: z.string().min(1), model: z.string().min(1) });
+
+/** Body of PUT /api/v1/limits/{provider}: null lifts a limit. */
+export const saveLimitsSchema = z.object({
+  maxConcurrency: z.int().min(1).max(1024).nullable(),
+  requestsPerMinute: z.int().min(1).max(1_000_000).nullable(),
+  tokensPerMinute: z.int().min(1).max(1_000_000_000).nullable(),
+});

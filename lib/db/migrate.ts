@@ -32,7 +32,8 @@ export async function migrate(db: Database, { dir = migrationsDir }: { dir?: str
     );
     for (const name of files) {
       if (done.has(name)) continue;
-      const sql = readFileSync(/*turbopackIgnore: true*/ path.join(dir, name), "utf8");
+      const file = path.join(/*turbopackIgnore: true*/ dir, name);
+      const sql = readFileSync(/*turbopackIgnore: true*/ file, "utf8");
       try {
         await tx.exec(sql);
       } catch (error) {

@@ -23,7 +23,7 @@ export function createDefaultProviderRegistry({ db, secretKey, env = process.env
   });
   // Local GGUF models: every .gguf file in PARALLAXR_MODELS_DIR (default ./models, when present).
   const modelsDir = env.PARALLAXR_MODELS_DIR || path.join(process.cwd(), "models");
-  const local = existsSync(modelsDir)
+  const local = existsSync(/*turbopackIgnore: true*/ modelsDir)
     ? [createLlamaCppProvider({ modelsDir, maxThreads: env.PARALLAXR_LLAMA_THREADS ? Number(env.PARALLAXR_LLAMA_THREADS) : undefined })]
     : [];
   return createProviderRegistry([mock, ...local], { factories: providerFactories, credentials: createCredentialSource({ db, secretKey, env }) });

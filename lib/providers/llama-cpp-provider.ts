@@ -111,7 +111,7 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     let problem: string | null = null;
     if (options.modelsDir) {
       try {
-        for (const entry of readdirSync(options.modelsDir).sort()) {
+        for (const entry of readdirSync(/*turbopackIgnore: true*/ options.modelsDir).sort()) {
           if (entry.endsWith(".gguf")) models.set(entry.slice(0, -".gguf".length), path.resolve(options.modelsDir, entry));
         }
       } catch (error) {
