@@ -184,7 +184,9 @@ test.describe("workbench", () => {
     await workbench.expectDone(12);
     await expect(page.getByRole("status")).toHaveText("Completed");
 
-    // A second run, cancelled: unfinished cells end as cancelled and controls go away.
+    // A second run, cancelled: unfinished cells end as cancelled and controls go away. The prompt
+    // changes first: the same prompt again would be answered from the cache at once.
+    await workbench.writePrompt("Another fact about {{city}}.");
     await workbench.runButton.click();
     await expect(page.getByRole("button", { name: "Cancel" })).toBeVisible();
     await page.getByRole("button", { name: "Cancel" }).click();

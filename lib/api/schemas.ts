@@ -57,10 +57,12 @@ export const createDatasetSchema = z.object({
 });
 
 /** Body of PUT /api/v1/keys/{provider}: the key is write-only; answers show its last four. */
-export const saveProviderKeySchema = z.object({
-  apiKey: z.string().trim().min(8, "apiKey looks too short to be a key").max(4096),
-  baseUrl: z.url({ message: "baseUrl must be a URL such as http://localhost:1234/v1" }).optional().nullable(),
-});
+export const saveProviderKeySchema = z
+  .object({
+    apiKey: z.string().trim().min(8, "this is too short to be an API key (8 characters at least)").max(4096).optional(),
+    baseUrl: z.url({ message: "baseUrl must be a URL such as http://localhost:1234/v1" }).optional().nullable(),
+  })
+  .refine((body) => body.apiKey !== undefined || body.baseUrl != null, { path: ["apiKey"], message: "give an API key, a base URL, or both" });
 
 /** Path parameters naming a provider. */
 export const providerParamsSchema = z.object({

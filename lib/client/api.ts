@@ -19,7 +19,8 @@ export class ApiError extends Error {
 
 type ErrorBody = { error?: { code?: string; message?: string; field?: string } };
 
-async function requestJson<T>(path: string, init?: RequestInit): Promise<T> {
+/** Fetches path as JSON; throws an ApiError with the server's message on a non-2xx answer. */
+export async function requestJson<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(path, {
     ...init,
     headers: { accept: "application/json", ...(init?.body ? { "content-type": "application/json" } : {}) },

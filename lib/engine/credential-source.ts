@@ -15,7 +15,8 @@ export function createCredentialSource({ db, secretKey, env = process.env }: { d
     const stored = await getSealedProviderKey(db, { userId, provider });
     const envBaseUrl = env[`${provider.toUpperCase().replaceAll("-", "_")}_BASE_URL`] || null;
     if (stored) {
-      return { apiKey: openSecret(secretKey, stored.sealed), baseURL: stored.baseUrl ?? envBaseUrl ?? factory.defaultBaseURL };
+      // an entry saved with a base URL only (Ollama, an OpenAI-compatible server) holds no key
+      return { apiKey: openSecret(secretKey, stored.sealed) || null, baseURL: stored.baseUrl ?? envBaseUrl ?? factory.defaultBaseURL };
     }
     const envNames = [factory.envKey, ...(factory.envKeyAliases ?? [])].filter((name): name is string => Boolean(name));
     const envKey = userId === localUserId ? envNames.map((name) => env[name]).find(Boolean) ?? null : null;

@@ -1,6 +1,7 @@
 import { retryDelayMs } from "@/lib/core/backoff";
 import { computeCost } from "@/lib/core/cost";
 import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
+import { estimateTokens } from "@/lib/core/tokens";
 import type { CachedResponse } from "@/lib/db/cache/response-cache";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunPlan } from "@/lib/db/runs/load-run-plan";
@@ -17,6 +18,8 @@ export interface ExecuteCellDeps {
   stopSignal: AbortSignal;
   /** How long a fresh answer stays in the response cache; null keeps it until cleared. */
   cacheTtlSeconds: number | null;
+  /** Context windows already asked for, per provider/model (the worker keeps them). */
+  contextWindows: Map<string, Promise<number | null>>;
 }
 
 /**
@@ -65,6 +68,26 @@ export async function executeCell(
   const signal = AbortSignal.any([timeout, deps.stopSignal]);
   try {
     const provider = await deps.providers.resolve({ provider: cell.provider, userId: plan.userId });
+    // Before any money is spent: an input that cannot fit is an error, and an unknown window a
+    // warning (providers without windows, the mock, say nothing).
+    if (provider.contextWindow) {
+      const key = priceKey(cell.provider, cell.model);
+      let window = deps.contextWindows.get(key);
+      if (!window) {
+        window = provider.contextWindow(cell.model).catch(() => null);
+        deps.contextWindows.set(key, window);
+      }
+      const size = await window;
+      const inputTokens = estimateTokens(prepared.input);
+      if (size == null) {
+        warnings.push(`Context window unknown for model ${cell.model}`);
+      } else if (inputTokens > size) {
+        throw new ProviderError({
+          code: "context_overflow",
+          message: `The input is about ${inputTokens} tokens, over the ${size}-token context window of ${cell.model}: shorten the prompt or the row, or pick a model with a larger window.`,
+        });
+      }
+    }
     const answer = await provider.generate({
       model: cell.model,
       prompt: prepared.input,

@@ -65,6 +65,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const inFlightByRun = new Map<string, number>();
   const finished: CellResult[] = [];
   const plans = new Map<string, RunPlan>();
+  const contextWindows = new Map<string, Promise<number | null>>();
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
   // Runs whose last claim found nothing more to run: after their next results, check if done.
@@ -171,7 +172,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const { cell } = prepared;
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
-    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds }, plan, prepared, hit)
+    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds, contextWindows }, plan, prepared, hit)
       .then(
         (result) => {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.

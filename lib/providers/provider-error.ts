@@ -9,8 +9,14 @@ export type ProviderErrorCode =
   | "network"
   | "bad_request";
 
+// Next.js bundles route handlers and instrumentation separately, so one process can hold two
+// copies of this class and `instanceof` fails between them (a provider built by the server's
+// context, checked by a route). A registry-wide symbol marks every copy's instances.
+const brand = Symbol.for("parallaxr.ProviderError");
+
 /** A failed provider call. Retry decisions read retryable and retryAfterMs, never the message. */
 export class ProviderError extends Error {
+  readonly [brand] = true;
   readonly code: ProviderErrorCode;
   readonly retryable: boolean;
   readonly statusCode: number | null;
@@ -45,7 +51,7 @@ const defaultRetryable: Record<ProviderErrorCode, boolean> = {
   bad_request: false,
 };
 
-/** True when error is a ProviderError; anything else is our own bug and must stay loud. */
+/** True when error is a ProviderError (from any bundle); anything else is our own bug and must stay loud. */
 export function isProviderError(error: unknown): error is ProviderError {
-  return error instanceof ProviderError;
+  return error instanceof ProviderError || (typeof error === "object" && error !== null && (error as { [brand]?: boolean })[brand] === true);
 }

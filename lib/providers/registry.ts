@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ProviderError } from "./provider-error";
+import { isProviderError, ProviderError } from "./provider-error";
 import type { ProviderCredentials, ProviderFactory } from "./provider-factories";
 import type { ModelInfo, TextProvider } from "./types";
 
@@ -86,7 +86,7 @@ export function createProviderRegistry(
           return;
         }
         const error = outcome.reason;
-        if (!(error instanceof ProviderError)) throw error;
+        if (!isProviderError(error)) throw error;
         // No key, or no base URL for a generic server: simply not configured. Anything else is
         // worth saying (a local Ollama that is not running, a refused list request).
         const configured = error.code !== "auth" && error.code !== "bad_request";

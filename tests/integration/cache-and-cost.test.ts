@@ -18,12 +18,25 @@ const acme: TextProvider = {
   generate: async ({ prompt }) => ({ text: `acme says ${prompt}`, tokensIn: 1000, tokensOut: 500, tokensEstimated: false, finishReason: "stop", warnings: [] }),
 };
 
+// A provider that knows its windows: "tiny" holds 10 tokens, "vast" a million, "mystery" unknown.
+const windowed: TextProvider = {
+  id: "windowed",
+  kind: "text",
+  listModels: async () => [],
+  contextWindow: async (model) => ({ tiny: 10, vast: 1_000_000 })[model] ?? null,
+  generate: async ({ prompt }) => {
+    windowedCalls.push(prompt);
+    return { text: "fits", tokensIn: 5, tokensOut: 1, tokensEstimated: false, finishReason: "stop", warnings: [] };
+  },
+};
+const windowedCalls: string[] = [];
+
 describe("response cache, re-runs and cost", () => {
   let test: TestDatabase;
   let worker: Worker;
   const calls: string[] = [];
   const mock = createMockProvider({ onCall: ({ prompt }) => calls.push(prompt) });
-  const providers = createProviderRegistry([mock, acme]);
+  const providers = createProviderRegistry([mock, acme, windowed]);
 
   beforeAll(async () => {
     test = await createPgliteTestDatabase();
@@ -112,5 +125,21 @@ describe("response cache, re-runs and cost", () => {
       expect(cell.status).toBe("warning");
       expect(cell.warnings.join(" ")).toContain("No price for acme/anvil");
     }
+  });
+
+  it("refuses an input over the context window before calling, and warns when the window is unknown", async () => {
+    const run = await runToEnd(userA, {
+      prompt: "A prompt long enough to need more than ten tokens of context: {{n}}",
+      rows: [{ n: "1" }],
+      models: [{ provider: "windowed", model: "tiny" }, { provider: "windowed", model: "vast" }, { provider: "windowed", model: "mystery" }],
+      cache: false,
+    });
+    const [tiny, vast, mystery] = [0, 1, 2].map((column) => run.cells.find((cell) => cell.column === column)!);
+    expect(tiny).toMatchObject({ status: "error", errorCode: "context_overflow", attempts: 1 });
+    expect(tiny.error).toContain("10-token context window of tiny");
+    expect(vast.status).not.toBe("error");
+    expect(mystery.warnings).toContain("Context window unknown for model mystery");
+    // the model that could not fit was never called
+    expect(windowedCalls).toHaveLength(2);
   });
 });

@@ -55,3 +55,13 @@ export async function getSealedProviderKey(
   const row = rows[0];
   return row ? { sealed: { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, baseUrl: row.base_url } : null;
 }
+
+/** Changes only the base URL of the caller's stored key; false when no key is stored. */
+export async function updateProviderBaseUrl(tx: Queryable, { provider, baseUrl }: { provider: string; baseUrl: string | null }): Promise<ProviderKeySummary | null> {
+  const { rows } = await tx.query<{ provider: string; last4: string; base_url: string | null; updated_at: Date }>(
+    "update provider_keys set base_url = $2, updated_at = now() where provider = $1 returning provider, last4, base_url, updated_at",
+    [provider, baseUrl],
+  );
+  const row = rows[0];
+  return row ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() } : null;
+}

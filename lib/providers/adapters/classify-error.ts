@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, TypeValidationError } from "ai";
 import { parseRetryAfter } from "@/lib/core/backoff";
-import { ProviderError } from "../provider-error";
+import { isProviderError, ProviderError } from "../provider-error";
 import { describeKey, redactKey } from "./key-hint";
 
 /** Error codes a vendor puts in its error body (error.code, error.type, error.status, details[].reason). */
@@ -38,7 +38,7 @@ export function rethrowAsProviderError(error: unknown, context: ErrorContext): n
  * the vendor's error body, never its message text.
  */
 export function classifyProviderError(error: unknown, context: ErrorContext): ProviderError | null {
-  if (error instanceof ProviderError) return error;
+  if (isProviderError(error)) return error;
   if (isAbortError(error) || (context.signal?.aborted && error === context.signal.reason)) {
     return new ProviderError({
       code: "timeout",
@@ -55,6 +55,15 @@ export function classifyProviderError(error: unknown, context: ErrorContext): Pr
       message: timedOut
         ? `${context.provider} did not answer in time (${networkCode}).`
         : `Could not reach ${context.provider} (${networkCode}): check the base URL and that the server is running.`,
+      cause: withoutKey(error, context.apiKey),
+    });
+  }
+  // Node's fetch rejects with a TypeError whose cause is why it could not connect, also when the
+  // cause has no code (a port fetch refuses to use, such as 9 or 6000): still a connection failure.
+  if (error instanceof TypeError && error.cause instanceof Error) {
+    return new ProviderError({
+      code: "network",
+      message: `Could not reach ${context.provider} (${error.cause.message}): check the base URL and that the server is running.`,
       cause: withoutKey(error, context.apiKey),
     });
   }

@@ -1,4 +1,4 @@
-import { ProviderError } from "../provider-error";
+import { isProviderError, ProviderError } from "../provider-error";
 import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { classifyProviderError, rethrowAsProviderError, type ErrorContext } from "./classify-error";
@@ -104,7 +104,7 @@ export function createOllamaProvider(options: AdapterOptions): TextProvider {
         });
       } catch (error) {
         // A model Ollama does not have has no known window; everything else is a real failure.
-        if (error instanceof ProviderError && error.code === "model_not_found") return null;
+        if (isProviderError(error) && error.code === "model_not_found") return null;
         throw error;
       }
       const body = (await readJsonBody(response, context)) as { model_info?: Record<string, unknown> } | null;
