@@ -89,3 +89,18 @@ export const saveLimitsSchema = z.object({
   requestsPerMinute: z.int().min(1).max(1_000_000).nullable(),
   tokensPerMinute: z.int().min(1).max(1_000_000_000).nullable(),
 });
+
+/** Body of PATCH /api/v1/prompts/{id}: autosave of the text, a rename, or a type change. */
+export const updatePromptSchema = z
+  .object({
+    name: z.string().trim().min(1, "a prompt needs a name").max(200).optional(),
+    text: z.string().max(1_000_000).optional(),
+    type: z.enum(["generator", "grader"]).optional(),
+  })
+  .refine((body) => body.name !== undefined || body.text !== undefined || body.type !== undefined, {
+    message: "give name, text or type",
+    path: ["name"],
+  });
+
+/** Body of PATCH /api/v1/runs/{id}/cells/{cellId}: a person's grade (1 pass, 0 fail, null none). */
+export const gradeCellSchema = z.object({ manualGrade: z.number().min(0).max(1).nullable() });

@@ -47,3 +47,38 @@ export async function markPromptRun(tx: Queryable, { id, textHash }: { id: strin
   );
   return rows[0].version_counter;
 }
+
+/** The caller's prompts, most recently changed first. */
+export async function listPrompts(tx: Queryable): Promise<PromptRow[]> {
+  const { rows } = await tx.query<PromptRow>(`select ${columns} from prompts order by updated_at desc`);
+  return rows;
+}
+
+/**
+ * Changes a prompt. New text is saved as it is (autosave never bumps the version: that happens
+ * on Run, when the text changed since the last run); a new name starts the version count again at 1.
+ * Returns the prompt, or null when it is not the caller's.
+ */
+export async function updatePrompt(
+  tx: Queryable,
+  { id, name, text, type }: { id: string; name?: string; text?: string; type?: "generator" | "grader" },
+): Promise<PromptRow | null> {
+  const { rows } = await tx.query<PromptRow>(
+    `update prompts
+        set text = coalesce($3, text),
+            type = coalesce($4, type),
+            version_counter = case when $2::text is not null and $2 <> name then 1 else version_counter end,
+            last_run_text_hash = case when $2::text is not null and $2 <> name then null else last_run_text_hash end,
+            name = coalesce($2, name),
+            updated_at = now()
+      where id = $1
+      returning ${columns}`,
+    [id, name ?? null, text ?? null, type ?? null],
+  );
+  return rows[0] ?? null;
+}
+
+/** Deletes a prompt for good; its runs keep their immutable versions. True when it was there. */
+export async function deletePrompt(tx: Queryable, { id }: { id: string }): Promise<boolean> {
+  return (await tx.query("delete from prompts where id = $1", [id])).rowCount > 0;
+}

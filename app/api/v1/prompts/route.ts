@@ -1,6 +1,6 @@
 import { createPromptSchema } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
-import { insertPrompt } from "@/lib/db/prompts/prompts";
+import { insertPrompt, listPrompts } from "@/lib/db/prompts/prompts";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -9,3 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = route({ body: createPromptSchema, status: 201 }, ({ caller, body, app }) =>
   asUser(app.db, caller.userId, (tx) => insertPrompt(tx, body)),
 );
+
+/** The caller's prompts, most recently changed first. */
+export const GET = route({}, async ({ caller, app }) => ({ prompts: await asUser(app.db, caller.userId, (tx) => listPrompts(tx)) }));

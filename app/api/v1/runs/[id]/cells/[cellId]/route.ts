@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { gradeCellSchema } from "@/lib/api/schemas";
+import { asUser } from "@/lib/db/as-user";
+import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
+import { HttpError } from "@/lib/server/http-errors";
+import { route } from "@/lib/server/route";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({
+  id: z.uuid({ message: "run id must be a UUID" }),
+  cellId: z.uuid({ message: "cell id must be a UUID" }),
+});
+
+/** Sets a person's grade of a cell: {"manualGrade": 1 | 0 | null}; it overrides the grader's. */
+export const PATCH = route({ params, body: gradeCellSchema }, async ({ caller, params, body, app }) => {
+  const saved = await asUser(app.db, caller.userId, (tx) => setManualGrade(tx, { runId: params.id, cellId: params.cellId, grade: body.manualGrade }));
+  if (!saved) throw new HttpError("not_found", `Cell ${params.cellId} of run ${params.id} not found.`);
+  return { manualGrade: body.manualGrade };
+});
