@@ -25,6 +25,11 @@ export const createRunSchema = z
     trials: z.int().min(1).max(100).optional(),
     /** false: neither use nor fill the response cache for this run. */
     cache: z.boolean().optional(),
+    /** A grader prompt: stored (graderPromptId) or inline (grader). It sees the row and {{output}}. */
+    graderPromptId: z.uuid().optional(),
+    grader: z.string().min(1, "grader must not be empty").max(1_000_000).optional(),
+    /** The model that grades; by default each column's own model grades its cells. */
+    graderModel: runModelSchema.omit({ params: true }).optional(),
     /** Stop scheduling before spent + in-flight estimates would pass this many US dollars. */
     budgetUsd: z.number().min(0).max(1_000_000).optional(),
     /** estimate (default with a budget), strict (also skips unpriced models) or off. */
@@ -33,6 +38,9 @@ export const createRunSchema = z
   .superRefine((body, context) => {
     if ((body.prompt === undefined) === (body.promptId === undefined)) {
       context.addIssue({ code: "custom", path: ["prompt"], message: "give exactly one of prompt or promptId" });
+    }
+    if (body.grader !== undefined && body.graderPromptId !== undefined) {
+      context.addIssue({ code: "custom", path: ["grader"], message: "give grader or graderPromptId, not both" });
     }
     if (body.rows !== undefined && body.datasetId !== undefined) {
       context.addIssue({ code: "custom", path: ["rows"], message: "give rows or datasetId, not both" });

@@ -38,6 +38,11 @@ export interface Cell {
   warnings: string[];
   attempts: number;
   cached: boolean;
+  /** The grader's call: null when the run has no grader (or the answer was malformed: grade 0). */
+  graderStatus: "queued" | "running" | "ok" | "error" | "malformed" | null;
+  graderOutput: string | null;
+  graderError: string | null;
+  graderCostUsd: number | null;
   grade: number | null;
   manualGrade: number | null;
   seq: number;

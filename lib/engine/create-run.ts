@@ -72,6 +72,22 @@ async function planOrCreateRun(
       promptVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline prompt", type: "generator", text, textHash: hashText(text) });
     }
 
+    let graderPromptId: string | null = null;
+    let graderVersionId: string | null = null;
+    if (input.graderPromptId) {
+      const grader = await getPromptById(tx, { id: input.graderPromptId });
+      if (!grader) throw new NotFoundError(`Grader prompt ${input.graderPromptId} not found.`);
+      const textHash = hashText(grader.text);
+      const version = await markPromptRun(tx, { id: grader.id, textHash });
+      graderPromptId = grader.id;
+      graderVersionId = await insertPromptVersion(tx, { promptId: grader.id, version, name: grader.name, type: "grader", text: grader.text, textHash });
+    } else if (input.grader) {
+      graderVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline grader", type: "grader", text: input.grader, textHash: hashText(input.grader) });
+    }
+    if (input.graderModel && !providers.has(input.graderModel.provider)) {
+      throw new ValidationError("graderModel.provider", `Unknown provider "${input.graderModel.provider}".`);
+    }
+
     let datasetId: string | null = null;
     let rowCount = 1;
     let planRows: Array<Record<string, string>> = [{}];
@@ -99,6 +115,9 @@ async function planOrCreateRun(
       kind: "workbench",
       promptId,
       promptVersionId,
+      graderPromptId,
+      graderVersionId,
+      graderModel: graderVersionId && input.graderModel ? input.graderModel : null,
       datasetId,
       rowCount,
       trials,

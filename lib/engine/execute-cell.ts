@@ -2,6 +2,8 @@ import { retryDelayMs } from "@/lib/core/backoff";
 import { computeCost } from "@/lib/core/cost";
 import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
 import { estimateTokens } from "@/lib/core/tokens";
+import { parseGrade } from "@/lib/core/parse-grade";
+import { renderTemplate } from "@/lib/core/template";
 import type { CachedResponse } from "@/lib/db/cache/response-cache";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunPlan } from "@/lib/db/runs/load-run-plan";
@@ -42,9 +44,12 @@ export async function executeCell(
   if (hit && !cell.bypassCache) {
     // A hit costs nothing now; its original tokens and latency stay for comparison.
     const validation = validateOutput(hit.outputRaw, expected);
+    const status = !validation.ok ? "malformed" : warnings.length > 0 ? "warning" : "ok";
+    const graded = await gradeCell(deps, plan, prepared, { status, outputRaw: hit.outputRaw, outputParsed: validation.ok ? validation.parsed : null });
     return {
       ...base,
-      status: !validation.ok ? "malformed" : warnings.length > 0 ? "warning" : "ok",
+      ...graded,
+      status,
       outputRaw: hit.outputRaw,
       outputParsed: validation.ok ? validation.parsed : null,
       tokensIn: hit.tokensIn,
@@ -103,9 +108,12 @@ export async function executeCell(
     const costWarning =
       costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
     const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
+    const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
+    const graded = await gradeCell(deps, plan, prepared, { status, outputRaw: answer.text, outputParsed: validation.ok ? validation.parsed : null });
     return {
       ...base,
-      status: !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok",
+      ...graded,
+      status,
       outputRaw: answer.text,
       outputParsed: validation.ok ? validation.parsed : null,
       tokensIn: answer.tokensIn,
@@ -141,4 +149,54 @@ function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutM
 
 function stringValues(variables: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, value == null ? "" : String(value)]));
+}
+
+/** The grader's part of a cell result. */
+type Graded = Pick<CellResult, "graderStatus" | "graderOutputRaw" | "graderOutputParsed" | "grade" | "graderTokensIn" | "graderTokensOut" | "graderCostUsd" | "graderError">;
+
+/**
+ * Calls the run's grader on a generator's answer, with the row's variables and the answer as
+ * {{output}} (its parsed part when the prompt asked for one). Malformed answers are graded 0
+ * without a call (the spec's rule). A grader that fails, or answers with no readable grade, is
+ * recorded on the cell and never re-runs the generator, which is already paid for.
+ */
+async function gradeCell(
+  deps: ExecuteCellDeps,
+  plan: RunPlan,
+  prepared: PreparedCell,
+  generator: { status: string; outputRaw: string; outputParsed: string | null },
+): Promise<Graded> {
+  if (!plan.graderText) return {};
+  if (generator.status === "malformed") return { grade: 0 };
+  const { cell } = prepared;
+  const target = plan.graderModel ?? { provider: cell.provider, model: cell.model };
+  const input = renderTemplate(plan.graderText, { ...cell.variables, output: generator.outputParsed ?? generator.outputRaw }).text;
+  const timeout = AbortSignal.timeout(plan.timeoutMs);
+  try {
+    const provider = await deps.providers.resolve({ provider: target.provider, userId: plan.userId });
+    const answer = await provider.generate({
+      model: target.model,
+      prompt: input,
+      params: plan.graderModel ? {} : cell.params,
+      variables: stringValues({ ...cell.variables, output: generator.outputRaw }),
+      signal: AbortSignal.any([timeout, deps.stopSignal]),
+    });
+    const price = plan.prices.get(priceKey(target.provider, target.model)) ?? null;
+    const usage = {
+      graderOutputRaw: answer.text,
+      graderTokensIn: answer.tokensIn,
+      graderTokensOut: answer.tokensOut,
+      graderCostUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
+    };
+    const validation = validateOutput(answer.text, detectExpectedOutput(plan.graderText));
+    if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
+    const grade = parseGrade(validation.parsed);
+    if (grade == null) {
+      return { ...usage, graderStatus: "malformed", graderOutputParsed: validation.parsed, graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer." };
+    }
+    return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
+  } catch (caught) {
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: plan.timeoutMs });
+    return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
+  }
 }

@@ -25,6 +25,15 @@ export interface CellResult {
   cacheTtlSeconds?: number | null;
   provider?: string;
   model?: string;
+  /** The grader's call for this cell, when the run has a grader. */
+  graderStatus?: "ok" | "error" | "malformed" | null;
+  graderOutputRaw?: string | null;
+  graderOutputParsed?: string | null;
+  grade?: number | null;
+  graderTokensIn?: number | null;
+  graderTokensOut?: number | null;
+  graderCostUsd?: number | null;
+  graderError?: string | null;
 }
 
 /** Results as the JSON that parallaxr_save_results reads (0005_claim_function.sql). */
@@ -51,6 +60,14 @@ export function resultsPayload(results: CellResult[]): string {
       cache_ttl_s: result.cacheTtlSeconds ?? null,
       provider: result.provider ?? null,
       model: result.model ?? null,
+      grader_status: result.graderStatus ?? null,
+      grader_output_raw: result.graderOutputRaw ?? null,
+      grader_output_parsed: result.graderOutputParsed ?? null,
+      grade: result.grade ?? null,
+      grader_tokens_in: result.graderTokensIn ?? null,
+      grader_tokens_out: result.graderTokensOut ?? null,
+      grader_cost_usd: result.graderCostUsd ?? null,
+      grader_error: result.graderError ?? null,
     })),
   );
 }

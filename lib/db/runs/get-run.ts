@@ -3,7 +3,7 @@ import type { Queryable } from "../database";
 
 const cellColumns = `id, row_index, column_index, trial, status, output_raw, output_parsed, tokens_in, tokens_out,
   tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
-  grade, manual_grade, seq, updated_at`;
+  grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd`;
 
 interface CellRow {
   id: string; row_index: number; column_index: number; trial: number; status: Cell["status"];
@@ -11,6 +11,7 @@ interface CellRow {
   tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
   error_message: string | null; error_code: string | null; warnings: string[]; attempts: number; cached: boolean;
   grade: number | null; manual_grade: number | null; seq: number | string; updated_at: Date | string;
+  grader_status: Cell["graderStatus"]; grader_output_raw: string | null; grader_error: string | null; grader_cost_usd: number | null;
 }
 
 function toCell(row: CellRow): Cell {
@@ -33,6 +34,10 @@ function toCell(row: CellRow): Cell {
     warnings: row.warnings ?? [],
     attempts: row.attempts,
     cached: row.cached,
+    graderStatus: row.grader_status,
+    graderOutput: row.grader_output_raw,
+    graderError: row.grader_error,
+    graderCostUsd: row.grader_cost_usd,
     grade: row.grade,
     manualGrade: row.manual_grade,
     seq: Number(row.seq),

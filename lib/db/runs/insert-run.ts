@@ -5,6 +5,9 @@ export interface NewRun {
   kind: "workbench" | "experiment" | "eval" | "matrix" | "batch";
   promptId: string | null;
   promptVersionId: string;
+  graderPromptId: string | null;
+  graderVersionId: string | null;
+  graderModel: { provider: string; model: string } | null;
   datasetId: string | null;
   rowCount: number;
   trials: number;
@@ -26,13 +29,14 @@ export interface NewRun {
 export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `insert into runs (kind, prompt_id, prompt_version_id, dataset_id, row_count, trials, concurrency,
-                       provider_concurrency, max_attempts, timeout_ms, config, budget_usd, budget_mode, status)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'queued')
+                       provider_concurrency, max_attempts, timeout_ms, config, budget_usd, budget_mode,
+                       grader_prompt_id, grader_version_id, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'queued')
      returning id`,
     [
       run.kind, run.promptId, run.promptVersionId, run.datasetId, run.rowCount, run.trials, run.concurrency,
-      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs, JSON.stringify({ cache: run.cache }),
-      run.budgetUsd, run.budgetMode,
+      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs, JSON.stringify(run.graderModel ? { cache: run.cache, graderModel: run.graderModel } : { cache: run.cache }),
+      run.budgetUsd, run.budgetMode, run.graderPromptId, run.graderVersionId,
     ],
   );
   const runId = rows[0].id;

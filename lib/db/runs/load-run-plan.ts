@@ -15,6 +15,10 @@ export interface RunPlan {
   cache: boolean;
   /** Price of each provider/model of the run: the user's own, else the shipped reference. */
   prices: Map<string, Price | null>;
+  /** The grader prompt's text, when the run has a grader. */
+  graderText: string | null;
+  /** The model that grades; null: each column's own model grades its cells. */
+  graderModel: { provider: string; model: string } | null;
 }
 
 /** The key of a model in RunPlan.prices. */
@@ -24,16 +28,21 @@ export const priceKey = (provider: string, model: string) => `${provider}/${mode
 export async function loadRunPlan(db: Database, { runId }: { runId: string }): Promise<RunPlan | null> {
   const { rows } = await db.query<{
     id: string; user_id: string; text: string | null; max_attempts: number; timeout_ms: number; concurrency: number;
-    cache: boolean; columns: Array<{ provider: string; model: string; input: number | null; output: number | null; image: number | null; priced: boolean }>;
+    cache: boolean; grader_text: string | null; grader_model: { provider: string; model: string } | null;
+    columns: Array<{ provider: string; model: string; input: number | null; output: number | null; image: number | null; priced: boolean }>;
   }>(
     `select r.id, r.user_id, v.text, r.max_attempts, r.timeout_ms, r.concurrency,
             coalesce((r.config ->> 'cache')::boolean, true) as cache,
+            g.text as grader_text, r.config -> 'graderModel' as grader_model,
             (select coalesce(json_agg(json_build_object(
                       'provider', c.provider, 'model', c.model, 'priced', p.id is not null,
                       'input', p.input_per_mtok, 'output', p.output_per_mtok, 'image', p.per_image)), '[]')
-               from (select distinct provider, model from run_columns where run_id = r.id) c
+               from (select provider, model from run_columns where run_id = r.id
+                     union select r.config -> 'graderModel' ->> 'provider', r.config -> 'graderModel' ->> 'model'
+                      where r.config ? 'graderModel') c
                left join pricing p on p.user_id = r.user_id and p.provider = c.provider and p.model = c.model) as columns
        from runs r left join prompt_versions v on v.id = r.prompt_version_id
+                   left join prompt_versions g on g.id = r.grader_version_id
       where r.id = $1`,
     [runId],
   );
@@ -55,5 +64,7 @@ export async function loadRunPlan(db: Database, { runId }: { runId: string }): P
     concurrency: row.concurrency,
     cache: row.cache,
     prices,
+    graderText: row.grader_text,
+    graderModel: row.grader_model,
   };
 }
