@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { deletePrompt, getPromptById, insertPrompt, listPrompts, updatePrompt } from "@/lib/db/prompts/prompts";
+import { listPromptRuns } from "@/lib/db/runs/list-prompt-runs";
+import { seedExamples } from "@/lib/engine/seed-examples";
 import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
@@ -78,5 +80,34 @@ describe("prompt versions and manual grades", () => {
     expect(graded.cells[0].manualGrade).toBe(1);
     await asUser(test.db, userA, (tx) => setManualGrade(tx, { runId: run.id, cellId: cell.id, grade: null }));
     expect((await getRun({ db: test.db }, { userId: userA, runId: run.id })).cells[0].manualGrade).toBeNull();
+  });
+
+  it("lists a prompt's runs newest first with versions, and manual grades override in the averages", async () => {
+    const prompt = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "History", text: "v1 text", type: "generator" }));
+    const first = await runPrompt(prompt.id);
+    await asUser(test.db, userA, (tx) => updatePrompt(tx, { id: prompt.id, text: "v2 text" }));
+    const second = await runPrompt(prompt.id);
+    // no grader: the person's thumbs are the only grades
+    await asUser(test.db, userA, (tx) => setManualGrade(tx, { runId: second.id, cellId: second.cells[0].id, grade: 1 }));
+
+    const history = await asUser(test.db, userA, (tx) => listPromptRuns(tx, { promptId: prompt.id }));
+    expect(history.map((entry) => [entry.id, entry.version])).toEqual([[second.id, 2], [first.id, 1]]);
+    expect(history[0].models[0]).toMatchObject({ provider: "mock", model: "fast", averageGrade: 1, gradedCells: 1 });
+    expect(history[1].models[0]).toMatchObject({ averageGrade: null, gradedCells: 0 });
+    expect(await asUser(test.db, userB, (tx) => listPromptRuns(tx, { promptId: prompt.id }))).toEqual([]);
+  });
+
+  it("seeds examples once per user, even when asked twice at once", async () => {
+    const userC = "00000000-0000-4000-8000-00000000000c";
+    const results = await Promise.all([asUser(test.db, userC, (tx) => seedExamples(tx)), asUser(test.db, userC, (tx) => seedExamples(tx))]);
+    expect(results.filter((result) => result.seeded)).toHaveLength(1);
+    expect((await asUser(test.db, userC, (tx) => seedExamples(tx))).seeded).toBe(false);
+    const counts = await asUser(test.db, userC, async (tx) => ({
+      prompts: (await tx.query<{ n: number }>("select count(*)::int as n from prompts")).rows[0].n,
+      graders: (await tx.query<{ n: number }>("select count(*)::int as n from prompts where type = 'grader'")).rows[0].n,
+      datasets: (await tx.query<{ n: number }>("select count(*)::int as n from datasets")).rows[0].n,
+      models: (await tx.query<{ n: number }>("select count(*)::int as n from models")).rows[0].n,
+    }));
+    expect(counts).toEqual({ prompts: 2, graders: 1, datasets: 1, models: 2 });
   });
 });

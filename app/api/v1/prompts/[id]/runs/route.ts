@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { asUser } from "@/lib/db/as-user";
+import { listPromptRuns } from "@/lib/db/runs/list-prompt-runs";
+import { route } from "@/lib/server/route";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ id: z.uuid({ message: "prompt id must be a UUID" }) });
+
+/** Run history of a prompt, newest first: version, status and each model's average grade. */
+export const GET = route({ params }, async ({ caller, params, app }) => ({
+  runs: await asUser(app.db, caller.userId, (tx) => listPromptRuns(tx, { promptId: params.id })),
+}));

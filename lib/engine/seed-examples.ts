@@ -1,0 +1,41 @@
+import type { Queryable } from "@/lib/db/database";
+import { insertPrompt } from "@/lib/db/prompts/prompts";
+import { insertDataset } from "@/lib/db/runs/insert-dataset";
+
+const examplePrompt = `Explain {{topic}} to {{audience}} in two or three sentences.
+Put the explanation inside <response></response> tags.`;
+
+const exampleGrader = `You are grading an explanation of {{topic}} written for {{audience}}.
+
+Explanation:
+{{output}}
+
+Is it accurate, and would {{audience}} understand it? Think inside <thinking></thinking>, then
+give a grade from 0 to 1 inside <response></response>.`;
+
+const exampleRows = [
+  { topic: "photosynthesis", audience: "a ten-year-old" },
+  { topic: "compound interest", audience: "a new employee" },
+  { topic: "how vaccines work", audience: "a worried parent" },
+  { topic: "what a database index is", audience: "a product manager" },
+  { topic: "why the sky is blue", audience: "a curious teenager" },
+];
+
+/**
+ * Gives a user something to run on first load: an example prompt, a grader and a dataset, and
+ * the mock models in their registry. Runs once per user: the model registry doubles as the
+ * marker, so running it again (or twice at once) adds nothing.
+ */
+export async function seedExamples(tx: Queryable): Promise<{ seeded: boolean }> {
+  const { rows } = await tx.query<{ provider: string }>(
+    `insert into models (provider, model, label)
+     values ('mock', 'echo', 'Mock / echo'), ('mock', 'fast', 'Mock / fast')
+     on conflict (user_id, provider, model) do nothing
+     returning provider`,
+  );
+  if (rows.length === 0) return { seeded: false };
+  await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
+  await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
+  await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
+  return { seeded: true };
+}
