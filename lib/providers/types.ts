@@ -35,6 +35,8 @@ export interface ModelInfo {
   label: string;
   description?: string;
   contextWindow?: number | null;
+  /** US dollars per million tokens, when known (a vendor's live list, a user's or the reference price). */
+  price?: { inputPerMTok: number | null; outputPerMTok: number | null } | null;
 }
 
 /** A text-model provider: one adapter per vendor. */

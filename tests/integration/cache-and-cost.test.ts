@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { clearResponseCache } from "@/lib/db/cache/response-cache";
+import { listUserPrices, recordFetchedPrices } from "@/lib/db/pricing/pricing";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun, rerunCell } from "@/lib/engine/run-service";
 import { startWorker, type Worker } from "@/lib/engine/worker";
@@ -141,5 +142,32 @@ describe("response cache, re-runs and cost", () => {
     expect(mystery.warnings).toContain("Context window unknown for model mystery");
     // the model that could not fit was never called
     expect(windowedCalls).toHaveLength(2);
+  });
+
+  it("prices runs by a vendor's fetched prices, which never replace a price the user set", async () => {
+    const userE = "00000000-0000-4000-8000-00000000000e";
+    await asUser(test.db, userE, (tx) =>
+      tx.query("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('acme', 'mine', 1, 1)"),
+    );
+    await asUser(test.db, userE, (tx) =>
+      recordFetchedPrices(tx, {
+        source: "openrouter",
+        prices: [
+          { provider: "acme", model: "listed", inputPerMTok: 4, outputPerMTok: 8 },
+          { provider: "acme", model: "mine", inputPerMTok: 99, outputPerMTok: 99 },
+        ],
+      }),
+    );
+    const run = await runToEnd(userE, {
+      prompt: "fetched {{n}}",
+      rows: [{ n: "1" }],
+      models: [{ provider: "acme", model: "listed" }, { provider: "acme", model: "mine" }],
+      cache: false,
+    });
+    // acme answers 1000 tokens in and 500 out
+    expect(run.cells.find((cell) => cell.column === 0)!.costUsd).toBeCloseTo((1000 * 4 + 500 * 8) / 1e6, 10);
+    expect(run.cells.find((cell) => cell.column === 1)!.costUsd).toBeCloseTo((1000 + 500) / 1e6, 10);
+    // Settings -> Prices lists the user's own prices only
+    expect((await asUser(test.db, userE, (tx) => listUserPrices(tx))).map((price) => price.model)).toEqual(["mine"]);
   });
 });

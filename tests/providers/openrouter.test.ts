@@ -133,7 +133,14 @@ describe("OpenRouter adapter (OpenAI-compatible chat completions over HTTP)", ()
     await expect(provider.contextWindow!("qwen/qwen3-32b")).resolves.toBe(40_960);
     await expect(provider.contextWindow!("nobody/nothing")).resolves.toBeNull();
     const models = await provider.listModels();
-    expect(models).toContainEqual({ provider: "openrouter", model: "meta-llama/llama-3.3-70b-instruct", label: "OpenRouter / Meta: Llama 3.3 70B Instruct", contextWindow: 131_072 });
+    expect(models).toContainEqual({
+      provider: "openrouter",
+      model: "meta-llama/llama-3.3-70b-instruct",
+      label: "OpenRouter / Meta: Llama 3.3 70B Instruct",
+      contextWindow: 131_072,
+      // pricing.prompt "0.00000013" and completion "0.00000039" dollars per token
+      price: { inputPerMTok: 0.13, outputPerMTok: 0.39 },
+    });
     expect(models).toHaveLength(3);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${TEST_API_KEY}`);

@@ -12,10 +12,10 @@ export interface PriceRow {
   source: string;
 }
 
-/** The caller's own prices. */
+/** The caller's own prices (not the ones fetched from a vendor's list). */
 export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
   const { rows } = await tx.query<{ provider: string; model: string; input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null; checked_at: Date | null; source: string }>(
-    "select provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source from pricing order by provider, model",
+    "select provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source from pricing where source = 'user' order by provider, model",
   );
   return rows.map((row) => ({
     provider: row.provider,
@@ -65,4 +65,33 @@ export async function averageOutputTokens(tx: Queryable, { provider, model }: { 
     [provider, model],
   );
   return rows[0]?.average ?? null;
+}
+
+/**
+ * Records prices a vendor lists (OpenRouter's models list) for the caller, dated today, so runs
+ * are priced by them; a price the user set themselves is never replaced.
+ */
+export async function recordFetchedPrices(
+  tx: Queryable,
+  { source, prices }: { source: string; prices: Array<{ provider: string; model: string; inputPerMTok: number | null; outputPerMTok: number | null }> },
+): Promise<void> {
+  if (prices.length === 0) return;
+  await tx.query(
+    `insert into pricing (provider, model, input_per_mtok, output_per_mtok, checked_at, source)
+     select p.provider, p.model, p.input, p.output, current_date, $2
+       from jsonb_to_recordset($1::jsonb) as p(provider text, model text, input double precision, output double precision)
+     on conflict (user_id, provider, model) do update
+        set input_per_mtok = excluded.input_per_mtok, output_per_mtok = excluded.output_per_mtok,
+            checked_at = excluded.checked_at, source = excluded.source, updated_at = now()
+      where pricing.source <> 'user'`,
+    [JSON.stringify(prices.map((price) => ({ provider: price.provider, model: price.model, input: price.inputPerMTok, output: price.outputPerMTok }))), source],
+  );
+}
+
+/** Every price row of the caller (their own and fetched ones), keyed provider/model. */
+export async function priceBook(tx: Queryable): Promise<Map<string, Price>> {
+  const { rows } = await tx.query<{ provider: string; model: string; input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null }>(
+    "select provider, model, input_per_mtok, output_per_mtok, per_image from pricing",
+  );
+  return new Map(rows.map((row) => [`${row.provider}/${row.model}`, { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image }]));
 }

@@ -10,6 +10,8 @@ interface OpenRouterModel {
   id: string;
   name: string | null;
   contextLength: number | null;
+  /** From pricing.prompt / pricing.completion (dollars per token), per million tokens. */
+  price: { inputPerMTok: number | null; outputPerMTok: number | null } | null;
 }
 
 /**
@@ -62,6 +64,7 @@ export function createOpenRouterProvider(options: AdapterOptions): TextProvider 
         model: model.id,
         label: `OpenRouter / ${model.name ?? model.id}`,
         contextWindow: model.contextLength,
+        price: model.price,
       }));
     },
     async contextWindow(model) {
@@ -87,8 +90,18 @@ async function fetchModels(options: AdapterOptions): Promise<OpenRouterModel[]> 
   return data.flatMap((entry): OpenRouterModel[] => {
     if (typeof entry !== "object" || entry === null || typeof entry.id !== "string") return [];
     const contextLength = positiveInteger(entry.context_length) ?? positiveInteger(entry.top_provider?.context_length);
-    return [{ id: entry.id, name: typeof entry.name === "string" ? entry.name : null, contextLength }];
+    const input = perMillion(entry.pricing?.prompt);
+    const output = perMillion(entry.pricing?.completion);
+    const price = input == null && output == null ? null : { inputPerMTok: input, outputPerMTok: output };
+    return [{ id: entry.id, name: typeof entry.name === "string" ? entry.name : null, contextLength, price }];
   });
+}
+
+// OpenRouter lists prices as strings of dollars per token ("0.00000015"); we keep dollars per
+// million tokens, rounded off the float noise of the multiplication.
+function perMillion(value: unknown): number | null {
+  const perToken = typeof value === "string" ? Number(value) : typeof value === "number" ? value : Number.NaN;
+  return Number.isFinite(perToken) && perToken >= 0 ? Math.round(perToken * 1e6 * 1e6) / 1e6 : null;
 }
 
 function positiveInteger(value: unknown): number | null {
