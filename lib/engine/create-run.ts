@@ -109,7 +109,17 @@ async function planOrCreateRun(
 
     const columns = input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} }));
     const trials = input.trials ?? 1;
-    const plan = await planRun(tx, { prompt: promptText, rows: rowCount === 0 ? [] : planRows, columns, trials });
+    const plan = await planRun(tx, {
+      prompt: promptText,
+      rows: rowCount === 0 ? [] : planRows,
+      columns,
+      trials,
+      // a provider that cannot be had now (no key yet) just falls back to the estimate
+      tokenizerFor: async ({ provider, model }) => {
+        const adapter = await providers.resolve({ provider, userId }).catch(() => null);
+        return adapter?.countTokens ? (text: string) => adapter.countTokens!(model, text) : null;
+      },
+    });
     if (dryRun) throw new DryRunDone(plan);
     const runId = await insertRun(tx, {
       kind: "workbench",

@@ -13,8 +13,8 @@ export interface RunPlanEstimate {
     model: string;
     cells: number;
     inputTokens: number;
-    /** Our chars/4 estimate: no vendor tokenizer ships with the server. */
-    inputTokensMethod: "estimate";
+    /** The model's own tokenizer where the provider has one (local models), else our chars/4 estimate. */
+    inputTokensMethod: "tokenizer" | "estimate";
     outputTokens: number | null;
     outputTokensSource: "maxTokens" | "history" | "unknown";
     costUsd: number | null;
@@ -35,14 +35,28 @@ export interface RunPlanEstimate {
  */
 export async function planRun(
   tx: Queryable,
-  input: { prompt: string; rows: Array<Record<string, string>>; columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>; trials: number },
+  input: {
+    prompt: string;
+    rows: Array<Record<string, string>>;
+    columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>;
+    trials: number;
+    /** The model's tokenizer, when its provider has one; null otherwise. */
+    tokenizerFor?: (column: { provider: string; model: string }) => Promise<((text: string) => Promise<number>) | null>;
+  },
 ): Promise<RunPlanEstimate> {
   const rows = input.rows.length > 0 ? input.rows : [{}];
-  const inputTokensPerTrial = rows.reduce((sum, row) => sum + estimateTokens(renderTemplate(input.prompt, row).text), 0);
+  const rendered = rows.map((row) => renderTemplate(input.prompt, row).text);
+  const estimated = rendered.reduce((sum, text) => sum + estimateTokens(text), 0);
   const models: RunPlanEstimate["models"] = [];
   for (const column of input.columns) {
     const cells = rows.length * input.trials;
-    const inputTokens = inputTokensPerTrial * input.trials;
+    const tokenize = (await input.tokenizerFor?.(column)) ?? null;
+    let perTrial = estimated;
+    if (tokenize) {
+      perTrial = 0;
+      for (const text of rendered) perTrial += await tokenize(text);
+    }
+    const inputTokens = perTrial * input.trials;
     const maxTokens = typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
     const history = maxTokens == null ? await averageOutputTokens(tx, column) : null;
     const perCellOut = maxTokens ?? (history == null ? null : Math.round(history));
@@ -54,7 +68,7 @@ export async function planRun(
       model: column.model,
       cells,
       inputTokens,
-      inputTokensMethod: "estimate",
+      inputTokensMethod: tokenize ? "tokenizer" : "estimate",
       outputTokens,
       outputTokensSource: maxTokens != null ? "maxTokens" : history != null ? "history" : "unknown",
       costUsd,

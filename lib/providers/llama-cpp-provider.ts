@@ -178,6 +178,10 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       }
     },
 
+    async countTokens(model: string, text: string): Promise<number> {
+      return (await loadFor(model)).model.tokenize(text).length;
+    },
+
     async generate(request: TextGenerateRequest): Promise<TextGenerateResult> {
       const { params, warnings } = readParams(request.params);
       if (request.signal.aborted) throw abortError(request.signal);

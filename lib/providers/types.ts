@@ -45,6 +45,8 @@ export interface TextProvider {
   readonly kind: "text";
   generate(request: TextGenerateRequest): Promise<TextGenerateResult>;
   listModels(): Promise<ModelInfo[]>;
+  /** Tokens of text by the model's own tokenizer, where the provider has one (local models). */
+  countTokens?(model: string, text: string): Promise<number>;
   /** The model's context window in tokens, or null when unknown. */
   contextWindow?(model: string): Promise<number | null>;
 }

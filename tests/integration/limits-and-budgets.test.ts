@@ -6,6 +6,7 @@ import { getRun } from "@/lib/engine/run-service";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
+import type { TextProvider } from "@/lib/providers/types";
 import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 
 const userC = "00000000-0000-4000-8000-00000000000c";
@@ -15,7 +16,15 @@ describe("credential limits, AIMD, budgets and plans", () => {
   let test: TestDatabase;
   let workers: Worker[];
   const mock = createMockProvider();
-  const providers = createProviderRegistry([mock]);
+  // a provider with a tokenizer of its own: one token per word
+  const worded: TextProvider = {
+    id: "worded",
+    kind: "text",
+    listModels: async () => [],
+    countTokens: async (_model, text) => text.split(/\s+/).filter(Boolean).length,
+    generate: async () => ({ text: "ok", tokensIn: 1, tokensOut: 1, tokensEstimated: false, finishReason: "stop", warnings: [] }),
+  };
+  const providers = createProviderRegistry([mock, worded]);
 
   beforeAll(async () => {
     test = await createPgliteTestDatabase();
@@ -161,5 +170,18 @@ describe("credential limits, AIMD, budgets and plans", () => {
     expect(finished.counts.skipped).toBe(5);
     expect(finished.cells[0].error).toMatch(/budget mode strict/);
     expect(mock.stats().calls).toBe(0);
+  });
+
+  it("plans input tokens with the model's own tokenizer where its provider has one", async () => {
+    const plan = await estimateRun({ db: test.db, providers }, {
+      userId: userD,
+      input: {
+        prompt: "Count the words in {{n}} please",
+        rows: [{ n: "one two" }, { n: "three" }],
+        models: [{ provider: "worded", model: "w" }, { provider: "mock", model: "fast" }],
+      },
+    });
+    expect(plan.models[0]).toMatchObject({ inputTokens: 7 + 6, inputTokensMethod: "tokenizer" });
+    expect(plan.models[1].inputTokensMethod).toBe("estimate");
   });
 });

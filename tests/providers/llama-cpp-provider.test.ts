@@ -156,6 +156,11 @@ describe("llama.cpp provider", () => {
     expect(error.code).toBe("model_not_found");
   });
 
+  it("counts tokens with the model's own tokenizer (for run plans)", async () => {
+    const text = "Once upon a time, there was a little girl named Lily.";
+    await expect(provider.countTokens!("stories", text)).resolves.toBe(tokenizer.tokenize(text).length);
+  });
+
   it("warns about parameters it does not use instead of dropping them", async () => {
     const result = await provider.generate(request({ params: { maxTokens: 3, system: "Be brief.", seed: 7 } }));
 
