@@ -16,7 +16,6 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { openDatabase } from "@/lib/db/open-database";
@@ -25,32 +24,17 @@ import { getRun } from "@/lib/engine/run-service";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
+import { createServerTestDatabase } from "../tests/helpers/databases";
 
 const { values } = parseArgs({ options: { backend: { type: "string", default: "pglite" } } });
-const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const models = ["fast", "echo", "slow", "mock"];
 const failures: string[] = [];
 
 async function openBackend(): Promise<{ db: Database; close: () => Promise<void> }> {
   if (values.backend === "postgres") {
-    const name = `parallaxr_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
-    return {
-      db,
-      close: async () => {
-        await db.close();
-        const cleanup = new pg.Client({ connectionString: serverUrl });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
-      },
-    };
+    // a throwaway database on the server, made and dropped as the tests make theirs
+    const server = await createServerTestDatabase();
+    return { db: server.db, close: server.drop };
   }
   const db = await openDatabase({ dataDir: mkdtempSync(path.join(os.tmpdir(), "parallaxr-bench-limits-")) });
   return { db, close: () => db.close() };
