@@ -6,24 +6,28 @@ import { listModels } from "@/lib/client/api";
 import { MAX_COLUMNS, useDraftStore } from "@/lib/client/draft-store";
 import { findMissingVariables, type MissingVariables } from "@/lib/client/find-missing-variables";
 import { useRunStore } from "@/lib/client/run-store";
-import { isRunActive, type ModelOption } from "@/lib/client/run-types";
+import { isRunActive, type CreateRunInput, type ModelOption } from "@/lib/client/run-types";
 import { useRunSession } from "@/lib/client/use-run-session";
 import { DatasetSummary } from "./dataset/dataset-summary";
 import { DatasetUploadButton } from "./dataset/dataset-upload-button";
 import { PromptEditor } from "./editor/prompt-editor";
 import { VariableChips } from "./editor/variable-chips";
 import { ResultsGrid } from "./results/results-grid";
+import { BudgetField, parseBudget } from "./run/budget-field";
 import { RunButton } from "./run/run-button";
+import { RunPlanSummary } from "./run/run-plan-summary";
 import { RunStatusBar } from "./run/run-status-bar";
 import { ValidationDialog } from "./run/validation-dialog";
 import { ErrorAlert } from "./ui/error-alert";
+import { AppHeader } from "./layout/app-header";
 
 type WorkbenchProps = { initialRunId: string | null };
 
 /** The workbench page: the prompt editor on the left, the results grid on the right. */
 export function Workbench({ initialRunId }: WorkbenchProps) {
   const session = useRunSession(initialRunId);
-  const { prompt, dataset, columns, setPrompt, setDataset, addColumn, removeColumn } = useDraftStore();
+  const { prompt, dataset, columns, budgetText, budgetMode, setPrompt, setDataset, addColumn, removeColumn, setBudget } =
+    useDraftStore();
   const run = useRunStore((state) => state.run);
   const runRows = useRunStore((state) => state.rows);
   const runActive = run ? isRunActive(run.status) : false;
@@ -48,6 +52,20 @@ export function Workbench({ initialRunId }: WorkbenchProps) {
     }
   }, [models, session.restoring, addColumn]);
 
+  // What Run sends, without the budget: the plan summary asks the server about the same run.
+  const runInput = useMemo<CreateRunInput | null>(() => {
+    if (prompt.trim() === "" || columns.length === 0) return null;
+    return {
+      prompt,
+      rows: variables.length === 0 && !dataset ? [{}] : (dataset?.rows ?? [{}]),
+      models: columns.map(({ provider, model, params }) =>
+        Object.keys(params).length > 0 ? { provider, model, params } : { provider, model },
+      ),
+      datasetName: dataset?.name,
+    };
+  }, [prompt, columns, dataset, variables.length]);
+  const budget = parseBudget(budgetText);
+
   function handleRun() {
     if (runActive || session.busy || columns.length === 0) return;
     if (prompt.trim() === "") {
@@ -59,12 +77,12 @@ export function Workbench({ initialRunId }: WorkbenchProps) {
       setValidationProblem(problem);
       return;
     }
-    void session.start({
-      prompt,
-      rows: variables.length === 0 && !dataset ? [{}] : (dataset?.rows ?? [{}]),
-      models: columns.map(({ provider, model }) => ({ provider, model })),
-      datasetName: dataset?.name,
-    });
+    if (Number.isNaN(budget)) {
+      session.showError("The budget is a positive number of dollars, like 0.50; empty means no budget.");
+      return;
+    }
+    if (!runInput) return;
+    void session.start(budget === null ? runInput : { ...runInput, budgetUsd: budget, budgetMode });
   }
 
   const gridRows = run ? runRows : (dataset?.rows ?? []);
@@ -76,10 +94,8 @@ export function Workbench({ initialRunId }: WorkbenchProps) {
 
   return (
     <div className="flex h-screen min-h-[560px] flex-col">
-      <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 bg-white px-5">
-        <h1 className="text-[15px] font-semibold tracking-tight text-zinc-900">Parallaxr</h1>
-        <span className="text-sm text-zinc-500">Prompt workbench</span>
-      </header>
+      <AppHeader />
+      <h1 className="sr-only">Prompt workbench</h1>
 
       <main className="flex min-h-0 flex-1">
         <section
@@ -101,6 +117,10 @@ export function Workbench({ initialRunId }: WorkbenchProps) {
                   />
                 </div>
               </div>
+            </div>
+            <div className="flex flex-col gap-2 rounded-lg border border-zinc-200 bg-white px-3 py-2">
+              <RunPlanSummary input={runInput} frozen={runActive} />
+              <BudgetField text={budgetText} mode={budgetMode} disabled={runActive} onChange={setBudget} />
             </div>
             <ErrorAlert message={session.error} onDismiss={session.clearError} />
           </div>

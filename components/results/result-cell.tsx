@@ -4,6 +4,7 @@ import { memo } from "react";
 import { useShownCell } from "@/lib/client/run-store";
 import type { Cell, CellStatus } from "@/lib/client/run-types";
 import { formatLatency, formatTokenCount, previewText } from "@/lib/client/format-metrics";
+import { formatUsd } from "@/lib/client/format-money";
 import { CellSkeleton } from "./cell-skeleton";
 
 /** The card's look for each state, per the workbench spec. */
@@ -52,13 +53,17 @@ export const ResultCell = memo(function ResultCell({
   const cell = useShownCell(rowIndex, runColumn);
   const state = cell?.status ?? "not-run";
   const stateLabel = state === "not-run" ? "not run" : state;
+  // Warnings are part of the name, so a screen reader hears them with the cell, not only on hover.
+  const warnings = cell?.warnings ?? [];
+  const warningLabel =
+    warnings.length === 0 ? "" : `, ${warnings.length === 1 ? "warning" : `${warnings.length} warnings`}: ${warnings.join(" ")}`;
 
   return (
     <td className="border-r border-b border-zinc-200 p-1.5 align-top">
       <div
         role="group"
         tabIndex={focusable ? 0 : -1}
-        aria-label={`Row ${rowIndex + 1}, ${columnName}: ${stateLabel}`}
+        aria-label={`Row ${rowIndex + 1}, ${columnName}: ${stateLabel}${warningLabel}`}
         data-grid-row={rowIndex}
         data-grid-column={columnPosition}
         data-status={state}
@@ -93,9 +98,10 @@ function CellBody({ cell }: { cell: Cell | undefined }) {
     case "skipped":
     case "cancelled":
       return (
-        <p className="text-xs text-zinc-600">
-          {cell.status === "skipped" ? "Skipped" : "Cancelled"}
-          {cell.error ? `: ${previewText(cell.error, 120)}` : ""}
+        <p className="line-clamp-6 text-xs leading-[1.45] break-words text-zinc-700" data-testid="cell-reason">
+          <span className="font-medium text-zinc-800">{cell.status === "skipped" ? "Skipped" : "Cancelled"}</span>
+          {/* The engine's reasons often start with "Skipped:" already. */}
+          {cell.error ? `: ${previewText(cell.error.replace(/^(Skipped|Cancelled):\s*/i, ""), 220)}` : ""}
         </p>
       );
     default:
@@ -112,16 +118,19 @@ function CellFooter({ cell }: { cell: Cell }) {
   const finished = cell.status !== "queued" && cell.status !== "running";
   const hasTokens = finished && (cell.tokensIn !== null || cell.tokensOut !== null);
   const hasLatency = finished && cell.latencyMs !== null;
+  // A null cost is unknown (no price): show nothing rather than a $0 nobody measured.
+  const hasCost = finished && cell.costUsd !== null && cell.costUsd !== undefined;
   const estimated = cell.tokensEstimated ? "~" : "";
   return (
     <div className="mt-1 flex h-5 items-center gap-2 text-[11px] text-zinc-600 tabular-nums">
       <span className="inline-flex min-w-0 items-center gap-1.5">
         <span aria-hidden="true" className={`size-1.5 shrink-0 rounded-full ${DOT_STYLES[cell.status]}`} />
-        <span className="truncate" title={cell.warnings.length > 0 ? cell.warnings.join("\n") : undefined}>
+        <span className="truncate">
           {cell.status}
-          {cell.errorCode && cell.status === "error" ? ` · ${cell.errorCode}` : ""}
-          {cell.cached ? " · cached" : ""}
+          {cell.errorCode && (cell.status === "error" || cell.status === "skipped") ? ` · ${cell.errorCode}` : ""}
         </span>
+        {cell.warnings.length > 0 && <WarningMark warnings={cell.warnings} />}
+        {cell.cached && <CachedMark />}
       </span>
       <span className="ml-auto flex shrink-0 items-center gap-2">
         {hasTokens && (
@@ -131,13 +140,54 @@ function CellFooter({ cell }: { cell: Cell }) {
             {formatTokenCount(cell.tokensOut)}
           </span>
         )}
-        {hasTokens && hasLatency && (
-          <span aria-hidden="true" className="text-zinc-300">
-            ·
-          </span>
+        {hasCost && (
+          <>
+            <Separator />
+            <span title={cell.cached ? "Cost of this cell (answered from the cache)" : "Cost"}>
+              {formatUsd(cell.costUsd)}
+            </span>
+          </>
         )}
+        {(hasTokens || hasCost) && hasLatency && <Separator />}
         {hasLatency && <span title="Latency">{formatLatency(cell.latencyMs)}</span>}
       </span>
     </div>
+  );
+}
+
+function Separator() {
+  return (
+    <span aria-hidden="true" className="text-zinc-300">
+      ·
+    </span>
+  );
+}
+
+/** A small bolt: this answer was served from the response cache, not a new call. */
+function CachedMark() {
+  return (
+    <span
+      role="img"
+      aria-label="answered from cache"
+      title="Answered from cache: no new call was made"
+      className="inline-flex h-4 shrink-0 items-center gap-0.5 rounded border border-accent-line bg-accent-soft px-1 text-[10px] font-medium text-accent-strong"
+    >
+      <svg aria-hidden="true" viewBox="0 0 16 16" className="size-2.5" fill="currentColor">
+        <path d="M9.5 1 3 9h4l-1 6 6.5-8h-4z" />
+      </svg>
+      cached
+    </span>
+  );
+}
+
+/** A warning triangle; the messages are in its title (and in the cell's accessible name). */
+function WarningMark({ warnings }: { warnings: string[] }) {
+  return (
+    <span title={warnings.join("\n")} aria-hidden="true" className="inline-flex shrink-0 text-amber-600" data-testid="cell-warning">
+      <svg viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.6">
+        <path d="M8 2.2 14.5 13.5h-13z" strokeLinejoin="round" />
+        <path d="M8 6.5v3.2M8 11.6v.1" strokeLinecap="round" />
+      </svg>
+    </span>
   );
 }

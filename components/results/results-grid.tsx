@@ -108,6 +108,7 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
           {columns.map((column, index) => (
             <ModelColumnHeader
               key={column.id}
+              columnId={column.id}
               position={index + 1}
               name={`${column.provider} / ${column.model}`}
               canRemove={columns.length > 1 && !removeDisabled}

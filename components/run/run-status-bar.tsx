@@ -4,6 +4,7 @@ import type { RunAction } from "@/lib/client/api";
 import { useRunProgress, useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type RunStatus } from "@/lib/client/run-types";
 import type { ConnectionState } from "@/lib/realtime/subscribe-to-run";
+import { SpendMeter } from "./spend-meter";
 
 const STATUS_LABELS: Record<RunStatus, string> = {
   planned: "Starting",
@@ -31,7 +32,10 @@ type RunStatusBarProps = {
   onAction(action: RunAction): void;
 };
 
-/** The run's status, progress ("142 / 200 done") and, while it is active, Pause/Resume/Cancel. */
+/**
+ * The run's status, progress ("142 / 200 done"), while it is active Pause/Resume/Cancel, and
+ * what it has spent.
+ */
 export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) {
   const status = useRunStore((state) => state.run?.status ?? null);
   const { finished, total } = useRunProgress();
@@ -73,6 +77,7 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
           <ToolbarButton label="Cancel" onClick={() => onAction("cancel")} disabled={busy} tone="danger" />
         </div>
       )}
+      <SpendMeter />
     </div>
   );
 }

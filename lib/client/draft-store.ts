@@ -17,12 +17,29 @@ export type DraftColumn = {
   model: string;
   /** The run column whose cells show under this header, or null for a column not yet run. */
   runColumn: number | null;
+  /** Model parameters sent with the run (temperature, maxTokens, topP, stopSequences, system). */
+  params: ColumnParams;
 };
+
+/** A column's model parameters; a missing key means the provider's default. */
+export type ColumnParams = {
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  stopSequences?: string[];
+  system?: string;
+};
+
+/** How a budget stops a run: estimate (skip cells once the estimate passes it) or strict. */
+export type BudgetMode = "estimate" | "strict";
 
 type DraftState = {
   prompt: string;
   dataset: LoadedDataset | null;
   columns: DraftColumn[];
+  /** The budget in dollars as typed; empty means none. */
+  budgetText: string;
+  budgetMode: BudgetMode;
 };
 
 type DraftActions = {
@@ -30,6 +47,8 @@ type DraftActions = {
   setDataset(dataset: LoadedDataset | null): void;
   addColumn(model: { provider: string; model: string }): void;
   removeColumn(id: string): void;
+  setColumnParams(id: string, params: ColumnParams): void;
+  setBudget(budget: { text?: string; mode?: BudgetMode }): void;
   /** Points the columns at a run's columns, in order (after starting or restoring a run). */
   adoptRunColumns(columns: RunColumn[]): void;
 };
@@ -46,6 +65,8 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
   prompt: DEFAULT_PROMPT,
   dataset: null,
   columns: [],
+  budgetText: "",
+  budgetMode: "estimate",
 
   setPrompt(prompt) {
     set({ prompt });
@@ -59,7 +80,7 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
     set((state) =>
       state.columns.length >= MAX_COLUMNS
         ? state
-        : { columns: [...state.columns, { id: newColumnId(), provider, model, runColumn: null }] },
+        : { columns: [...state.columns, { id: newColumnId(), provider, model, runColumn: null, params: {} }] },
     );
   },
 
@@ -67,6 +88,16 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
     set((state) =>
       state.columns.length <= 1 ? state : { columns: state.columns.filter((column) => column.id !== id) },
     );
+  },
+
+  setColumnParams(id, params) {
+    set((state) => ({
+      columns: state.columns.map((column) => (column.id === id ? { ...column, params } : column)),
+    }));
+  },
+
+  setBudget({ text, mode }) {
+    set((state) => ({ budgetText: text ?? state.budgetText, budgetMode: mode ?? state.budgetMode }));
   },
 
   adoptRunColumns(columns) {
@@ -78,6 +109,7 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
           provider: column.provider,
           model: column.model,
           runColumn: column.index,
+          params: (column.params ?? {}) as ColumnParams,
         })),
     });
   },

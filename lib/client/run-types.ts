@@ -14,6 +14,9 @@ export type CreateRunInput = {
   models: { provider: string; model: string; params?: Record<string, unknown> }[];
   concurrency?: number;
   datasetName?: string;
+  /** Dollars the run may spend; cells past it are skipped. */
+  budgetUsd?: number;
+  budgetMode?: "estimate" | "strict" | "off";
 };
 
 const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["planned", "queued", "running", "paused"]);

@@ -17,11 +17,14 @@ export interface RunPlanEstimate {
     inputTokensMethod: "tokenizer" | "estimate";
     outputTokens: number | null;
     outputTokensSource: "maxTokens" | "history" | "unknown";
+    /** Null when the price or the output tokens are unknown (then see lowerBoundUsd). */
     costUsd: number | null;
+    /** The input's cost alone when the output's is unknown: what the model will cost at least. */
+    lowerBoundUsd: number | null;
     costPerCellUsd: number | null;
     priced: boolean;
   }>;
-  /** Sum over the models whose cost is known. */
+  /** Sum of the known costs, and of the floors of the others. */
   totalCostUsd: number;
   /** True when some model's cost is unknown, so the total is a lower bound. */
   totalIsLowerBound: boolean;
@@ -62,7 +65,10 @@ export async function planRun(
     const perCellOut = maxTokens ?? (history == null ? null : Math.round(history));
     const price = (await getUserPrice(tx, column)) ?? referencePrice(column.provider, column.model);
     const outputTokens = perCellOut == null ? null : perCellOut * cells;
-    const costUsd = outputTokens == null ? null : computeCost({ tokensIn: inputTokens, tokensOut: outputTokens, price });
+    // Output free, or its count known: the cost is known. Otherwise the input's cost is a floor.
+    const outputFree = price?.outputPerMTok === 0;
+    const costUsd = computeCost({ tokensIn: inputTokens, tokensOut: outputTokens ?? (outputFree ? 0 : null), price });
+    const floorUsd = costUsd ?? computeCost({ tokensIn: inputTokens, tokensOut: 0, price });
     models.push({
       provider: column.provider,
       model: column.model,
@@ -72,6 +78,7 @@ export async function planRun(
       outputTokens,
       outputTokensSource: maxTokens != null ? "maxTokens" : history != null ? "history" : "unknown",
       costUsd,
+      lowerBoundUsd: floorUsd,
       costPerCellUsd: costUsd == null ? null : costUsd / cells,
       priced: price != null,
     });
@@ -79,7 +86,7 @@ export async function planRun(
   return {
     cells: models.reduce((sum, model) => sum + model.cells, 0),
     models,
-    totalCostUsd: models.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
+    totalCostUsd: models.reduce((sum, model) => sum + (model.costUsd ?? model.lowerBoundUsd ?? 0), 0),
     totalIsLowerBound: models.some((model) => model.costUsd == null),
     unpriced: [...new Set(models.filter((model) => !model.priced).map((model) => `${model.provider}/${model.model}`))],
   };

@@ -67,9 +67,10 @@ describe("credential limits, AIMD, budgets and plans", () => {
       input: {
         prompt: "aimd {{n}}",
         rows: rows(40, "a"),
-        models: [{ provider: "mock", model: "fast", params: { latencyMs: 5, rateLimitRate: 0.5, retryAfterSeconds: 0.01 } }],
+        // some 429s are all this needs; few attempts keep exponential backoff from stretching it
+        models: [{ provider: "mock", model: "fast", params: { latencyMs: 5, rateLimitRate: 0.3, retryAfterSeconds: 0.01 } }],
         concurrency: 16,
-        maxAttempts: 10,
+        maxAttempts: 3,
       },
     });
     await finish(userB, flaky.id);
@@ -115,9 +116,19 @@ describe("credential limits, AIMD, budgets and plans", () => {
     expect(good.models[0]).toMatchObject({ provider: "mock", model: "echo", cells: 10, inputTokens: 20, outputTokens: 1000, outputTokensSource: "maxTokens", priced: true });
     // 20 tokens in at $1000/M + 1000 out at $2000/M
     expect(good.models[0].costUsd).toBeCloseTo(0.02 + 2, 10);
-    // mock/fast: free by the reference, but no maxTokens and no history: output unknown
-    expect(good.models[1]).toMatchObject({ outputTokensSource: "unknown", costUsd: null, priced: true });
-    expect(good.totalIsLowerBound).toBe(true);
+    // mock/fast: no maxTokens and no history, but free by the reference: the cost is still known
+    expect(good.models[1]).toMatchObject({ outputTokensSource: "unknown", costUsd: 0, priced: true });
+    expect(good.totalIsLowerBound).toBe(false);
+
+    // a priced model whose output is unknown: the input's cost is the floor, and the total says so
+    const floor = await estimateRun({ db: test.db, providers }, {
+      userId: userC,
+      input: { prompt: "Plan {{n}}", rows: rows(10, "c"), models: [{ provider: "mock", model: "echo" }] },
+    });
+    expect(floor.models[0]).toMatchObject({ outputTokensSource: "unknown", costUsd: null, costPerCellUsd: null });
+    expect(floor.models[0].lowerBoundUsd).toBeCloseTo(20 * 1000 / 1e6, 10);
+    expect(floor).toMatchObject({ totalIsLowerBound: true });
+    expect(floor.totalCostUsd).toBeCloseTo(0.02, 10);
     expect((await test.db.query<{ n: number }>("select count(*)::int as n from runs")).rows[0].n).toBe(before);
   });
 
@@ -154,22 +165,24 @@ describe("credential limits, AIMD, budgets and plans", () => {
     expect(skipped.error).toMatch(/budget of \$[\d.]+ would be exceeded/);
   });
 
-  it("strict mode skips models it cannot price, before any call", async () => {
+  it("strict mode skips models it cannot price, before any call, and runs the ones it can", async () => {
     mock.resetStats();
     const run = await createRun({ db: test.db, providers }, {
       userId: userD,
       input: {
         prompt: "Strict {{n}}",
         rows: rows(5, "s"),
-        models: [{ provider: "mock", model: "echo" }],
+        // worded has no price anywhere; the mock is free by the reference
+        models: [{ provider: "worded", model: "w" }, { provider: "mock", model: "fast" }],
         budgetUsd: 1,
         budgetMode: "strict",
       },
     });
     const finished = await finish(userD, run.id);
-    expect(finished.counts.skipped).toBe(5);
-    expect(finished.cells[0].error).toMatch(/budget mode strict/);
-    expect(mock.stats().calls).toBe(0);
+    const unpriced = finished.cells.filter((cell) => cell.column === 0);
+    expect(unpriced.every((cell) => cell.status === "skipped" && /budget mode strict/.test(cell.error ?? ""))).toBe(true);
+    expect(finished.cells.filter((cell) => cell.column === 1).every((cell) => cell.status === "ok")).toBe(true);
+    expect(mock.stats().calls).toBe(5);
   });
 
   it("plans input tokens with the model's own tokenizer where its provider has one", async () => {

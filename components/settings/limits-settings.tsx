@@ -1,0 +1,69 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { listLimits, type ProviderLimit } from "@/lib/client/limits-api";
+import { getModelCatalog, type CatalogProvider } from "@/lib/client/models-api";
+import { ErrorAlert } from "@/components/ui/error-alert";
+import { ProviderLimitRow } from "./provider-limit-row";
+import { SettingsButton } from "./settings-controls";
+import { SettingsPageHeading } from "./settings-page-heading";
+
+type Loaded = { providers: CatalogProvider[]; limits: Map<string, ProviderLimit> };
+
+/** Settings -> Limits: how hard Parallaxr may call each provider, and where it throttled itself. */
+export function LimitsSettings() {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    setLoadError(null);
+    Promise.all([getModelCatalog(), listLimits()])
+      .then(([catalog, limits]) =>
+        setLoaded({ providers: catalog.providers, limits: new Map(limits.map((limit) => [limit.provider, limit])) }),
+      )
+      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
+  }, []);
+
+  useEffect(load, [load]);
+
+  return (
+    <div className="mx-auto flex max-w-[1000px] flex-col gap-5">
+      <SettingsPageHeading title="Rate limits" />
+
+      <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
+        <GaugeIcon />
+        <p>
+          Runs call each provider at most this hard, across all your runs. Leave a field empty for no limit. When a
+          provider answers 429, Parallaxr lowers its concurrency for a while and says so here.
+        </p>
+      </div>
+
+      {loadError && (
+        <div className="flex flex-col items-start gap-2">
+          <div className="self-stretch">
+            <ErrorAlert message={`Could not load the limits: ${loadError}`} onDismiss={() => setLoadError(null)} />
+          </div>
+          <SettingsButton onClick={load}>Try again</SettingsButton>
+        </div>
+      )}
+      {!loaded && !loadError && <p className="text-sm text-zinc-600">Loading providers…</p>}
+
+      {loaded && (
+        <div className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white">
+          {loaded.providers.map((provider) => (
+            <ProviderLimitRow key={provider.id} provider={provider} limit={loaded.limits.get(provider.id) ?? null} onSaved={load} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function GaugeIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-accent-strong" fill="none" stroke="currentColor" strokeWidth="1.6">
+      <path d="M2.5 11a5.5 5.5 0 1 1 11 0" strokeLinecap="round" />
+      <path d="M8 11l2.5-3" strokeLinecap="round" />
+    </svg>
+  );
+}

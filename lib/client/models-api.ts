@@ -1,0 +1,49 @@
+// The model picker's view of `GET /api/v1/models`: the models, which providers are set up, and
+// which could not be asked for their list (and why).
+import { requestJson } from "./api";
+
+/** A model the caller can pick, with its context window in tokens when known. */
+export type CatalogModel = {
+  provider: string;
+  model: string;
+  label: string;
+  description?: string;
+  contextWindow?: number | null;
+  /** Dollars per million tokens in and out; null when the model has no known price. */
+  price?: { inputPerMTok: number | null; outputPerMTok: number | null } | null;
+};
+
+/** A provider and whether the caller has what it needs (a key, a base URL) to use it. */
+export type CatalogProvider = { id: string; label: string; needsKey: boolean; configured: boolean };
+
+/** A configured provider whose model list could not be had now, with the reason. */
+export type UnavailableProvider = { provider: string; code: string; message: string };
+
+/** Everything the model picker shows. */
+export type ModelCatalog = {
+  models: CatalogModel[];
+  providers: CatalogProvider[];
+  unavailable: UnavailableProvider[];
+};
+
+/** The models, providers and unavailable providers for the caller. */
+export function getModelCatalog(): Promise<ModelCatalog> {
+  return requestJson<ModelCatalog>("/api/v1/models");
+}
+
+const contextFormat = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 3 });
+
+/** "128k context", "1.05M context"; null when the window is unknown. */
+export function formatContextWindow(tokens: number | null | undefined): string | null {
+  if (!tokens || tokens <= 0) return null;
+  return `${contextFormat.format(tokens).replace("K", "k")} context`;
+}
+
+const priceFormat = new Intl.NumberFormat("en", { style: "currency", currency: "USD", maximumSignificantDigits: 3 });
+
+/** "$0.15 / $0.60 per 1M" (in / out), "free", or "no price" — never a silent $0. */
+export function formatModelPrice(price: CatalogModel["price"]): string {
+  if (!price || price.inputPerMTok == null || price.outputPerMTok == null) return "no price";
+  if (price.inputPerMTok === 0 && price.outputPerMTok === 0) return "free";
+  return `${priceFormat.format(price.inputPerMTok)} / ${priceFormat.format(price.outputPerMTok)} per 1M`;
+}
