@@ -100,4 +100,15 @@ test.describe("settings: limits", () => {
     await expect(mock.getByRole("alert")).toContainText("whole number");
     await saveScreenshot(page, "settings-limits");
   });
+
+  test("clears the response cache from Settings -> Limits", async ({ page, request }) => {
+    // one answered cell puts one answer in the cache
+    const run = await (await request.post("/api/v1/runs", { data: { prompt: `Cache me ${Date.now()}`, models: [{ provider: "mock", model: "fast" }] } })).json();
+    await expect.poll(async () => (await (await request.get(`/api/v1/runs/${run.id}`)).json()).status).toBe("completed");
+    await page.goto("/settings/limits");
+    const cache = page.getByRole("region", { name: "Response cache" });
+    await cache.getByRole("button", { name: "Clear cache" }).click();
+    await expect(cache.getByText(/^Cleared \d+ cached answers?\.$/)).toBeVisible();
+    await saveScreenshot(page, "settings-limits-cache");
+  });
 });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { listLimits, type ProviderLimit } from "@/lib/client/limits-api";
 import { getModelCatalog, type CatalogProvider } from "@/lib/client/models-api";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { ClearCacheSection } from "./clear-cache-section";
 import { ProviderLimitRow } from "./provider-limit-row";
 import { SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
@@ -55,6 +56,8 @@ export function LimitsSettings() {
           ))}
         </div>
       )}
+
+      <ClearCacheSection />
     </div>
   );
 }
