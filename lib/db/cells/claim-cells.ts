@@ -28,7 +28,7 @@ export interface ClaimResult {
  * Claims up to limit runnable cells of one run for workerId, within the run's concurrency cap
  * and its per-provider caps, counted over every worker; first saves the results in save, if any,
  * in the same call (a slot that frees costs one round trip, not two). One round trip: the locking and counting
- * are in parallaxr_claim_cells (supabase/migrations/0005_claim_function.sql), which says how it
+ * are in parallaxr_claim_cells (supabase/migrations/0005_queue.sql), which says how it
  * locks and why the count is a statement of its own.
  */
 export async function claimCells(

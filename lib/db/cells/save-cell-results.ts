@@ -36,7 +36,7 @@ export interface CellResult {
   graderError?: string | null;
 }
 
-/** Results as the JSON that parallaxr_save_results reads (0005_claim_function.sql). */
+/** Results as the JSON that parallaxr_save_results reads (0005_queue.sql). */
 export function resultsPayload(results: CellResult[]): string {
   return JSON.stringify(
     results.map((result) => ({
