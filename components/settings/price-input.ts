@@ -11,3 +11,16 @@ export function readPrice(text: string): number | null {
 export function priceText(value: number | null): string {
   return value === null ? "" : String(value);
 }
+
+/** Both price fields of a form, or the message to show when either is not a number. */
+export function readPriceFields(
+  input: string,
+  output: string,
+): { ok: true; inputPerMTok: number | null; outputPerMTok: number | null } | { ok: false; message: string } {
+  const inputPerMTok = readPrice(input);
+  const outputPerMTok = readPrice(output);
+  if (Number.isNaN(inputPerMTok) || Number.isNaN(outputPerMTok)) {
+    return { ok: false, message: "Prices are numbers of dollars per million tokens, like 0.15; leave one empty if unknown." };
+  }
+  return { ok: true, inputPerMTok, outputPerMTok };
+}

@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatPricePerMillion } from "@/lib/client/format-money";
 import { deletePrice, savePrice, type UserPrice } from "@/lib/client/prices-api";
-import { priceText, readPrice } from "./price-input";
+import { priceText, readPriceFields } from "./price-input";
 import { inputClassName, SettingsButton } from "./settings-controls";
 
 type PriceRowProps = {
@@ -31,12 +31,12 @@ export function PriceRow({ price, startEditing, onChanged }: PriceRowProps) {
   async function handleSave(event: React.FormEvent) {
     event.preventDefault();
     setError(null);
-    const inputPerMTok = readPrice(input);
-    const outputPerMTok = readPrice(output);
-    if (Number.isNaN(inputPerMTok) || Number.isNaN(outputPerMTok)) {
-      setError("Prices are numbers of dollars per million tokens, like 0.15; leave one empty if unknown.");
+    const fields = readPriceFields(input, output);
+    if (!fields.ok) {
+      setError(fields.message);
       return;
     }
+    const { inputPerMTok, outputPerMTok } = fields;
     setBusy(true);
     try {
       await savePrice({ provider: price.provider, model: price.model, inputPerMTok, outputPerMTok });

@@ -5,7 +5,7 @@ import { getModelCatalog } from "@/lib/client/models-api";
 import { formatPricePerMillion } from "@/lib/client/format-money";
 import { listPrices, savePrice, type PriceReference, type UserPrice } from "@/lib/client/prices-api";
 import { ErrorAlert } from "@/components/ui/error-alert";
-import { readPrice } from "./price-input";
+import { readPriceFields } from "./price-input";
 import { PriceInput, PriceRow } from "./price-row";
 import { inputClassName, SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
@@ -196,12 +196,12 @@ function AddPriceRow({ providers, onAdded }: { providers: string[]; onAdded(): v
   async function handleSubmit(event: React.FormEvent) {
     event.preventDefault();
     setError(null);
-    const inputPerMTok = readPrice(input);
-    const outputPerMTok = readPrice(output);
-    if (Number.isNaN(inputPerMTok) || Number.isNaN(outputPerMTok)) {
-      setError("Prices are numbers of dollars per million tokens, like 0.15; leave one empty if unknown.");
+    const fields = readPriceFields(input, output);
+    if (!fields.ok) {
+      setError(fields.message);
       return;
     }
+    const { inputPerMTok, outputPerMTok } = fields;
     setBusy(true);
     try {
       await savePrice({ provider: chosenProvider, model: model.trim(), inputPerMTok, outputPerMTok });

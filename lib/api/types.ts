@@ -4,9 +4,6 @@ export type RunStatus = "planned" | "queued" | "running" | "paused" | "completed
 /** Statuses of a cell. */
 export type CellStatus = "queued" | "running" | "ok" | "warning" | "error" | "malformed" | "skipped" | "cancelled";
 
-/** The cell statuses that are final: the cell will not run again unless a person asks. */
-export const finishedCellStatuses: readonly CellStatus[] = ["ok", "warning", "error", "malformed", "skipped", "cancelled"];
-
 /** The run statuses after which nothing more happens. */
 export const finishedRunStatuses: readonly RunStatus[] = ["completed", "cancelled", "failed"];
 

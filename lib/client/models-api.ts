@@ -1,17 +1,10 @@
 // The model picker's view of `GET /api/v1/models`: the models, which providers are set up, and
 // which could not be asked for their list (and why).
+import type { ModelInfo } from "@/lib/providers/types";
 import { requestJson } from "./api";
 
-/** A model the caller can pick, with its context window in tokens when known. */
-export type CatalogModel = {
-  provider: string;
-  model: string;
-  label: string;
-  description?: string;
-  contextWindow?: number | null;
-  /** Dollars per million tokens in and out; null when the model has no known price. */
-  price?: { inputPerMTok: number | null; outputPerMTok: number | null } | null;
-};
+/** A model the caller can pick, with its context window and price when known (GET /api/v1/models). */
+export type CatalogModel = ModelInfo;
 
 /** A provider and whether the caller has what it needs (a key, a base URL) to use it. */
 export type CatalogProvider = { id: string; label: string; needsKey: boolean; configured: boolean };
