@@ -11,7 +11,24 @@ import type { CredentialSource } from "@/lib/providers/registry";
  * for the local single user from the environment (.env) when none is stored.
  */
 export function createCredentialSource({ db, secretKey, env = process.env }: { db: Database; secretKey: Buffer; env?: Environment }): CredentialSource {
-  return async ({ provider, userId, factory }) => {
+  // Every call of a vendor model asks for its credentials: keep what was found for a few seconds
+  // so a run does not query and decrypt the key per cell. Misses are not kept, so a key just
+  // added applies at once; a key saved or removed through this server applies at once (forget), through another
+  // process within credentialTtlMs.
+  const found = new Map<string, { credentials: Awaited<ReturnType<CredentialSource>>; at: number }>();
+  const source: CredentialSource = async (input) => {
+    const cacheKey = `${input.userId}|${input.provider}`;
+    const hit = found.get(cacheKey);
+    if (hit && Date.now() - hit.at < credentialTtlMs) return hit.credentials;
+    const credentials = await lookUp(input);
+    if (found.size > 10_000) found.clear();
+    found.set(cacheKey, { credentials, at: Date.now() });
+    return credentials;
+  };
+  source.forget = ({ userId, provider }) => found.delete(`${userId}|${provider}`);
+  return source;
+
+  async function lookUp({ provider, userId, factory }: Parameters<CredentialSource>[0]): ReturnType<CredentialSource> {
     const stored = await getSealedProviderKey(db, { userId, provider });
     const envBaseUrl = env[`${provider.toUpperCase().replaceAll("-", "_")}_BASE_URL`] || null;
     if (stored) {
@@ -27,5 +44,7 @@ export function createCredentialSource({ db, secretKey, env = process.env }: { d
       });
     }
     return { apiKey: envKey, baseURL: envBaseUrl ?? factory.defaultBaseURL };
-  };
+  }
 }
+
+const credentialTtlMs = 5_000;

@@ -4,13 +4,18 @@ import type { ProviderCredentials, ProviderFactory } from "./provider-factories"
 import type { ModelInfo, TextProvider } from "./types";
 
 /** Finds the credentials userId has for a provider (a stored key, or the environment's). */
-export type CredentialSource = (input: { provider: string; userId: string; factory: ProviderFactory }) => Promise<ProviderCredentials>;
+export type CredentialSource = ((input: { provider: string; userId: string; factory: ProviderFactory }) => Promise<ProviderCredentials>) & {
+  /** Drops what is remembered of userId's credential for provider (after a key is saved or removed). */
+  forget?(input: { provider: string; userId: string }): void;
+};
 
 /** Resolves a provider name to an adapter, with the calling user's credentials. */
 export interface ProviderRegistry {
   /** The adapter for provider as userId may use it; throws a ProviderError when it cannot. */
   resolve(input: { provider: string; userId: string }): Promise<TextProvider>;
   has(provider: string): boolean;
+  /** Call after userId's key for provider changed, so the next call uses the new one. */
+  forgetCredentials(input: { provider: string; userId: string }): void;
   /** Every provider's id and label, keyless ones first. */
   list(): Array<{ id: string; label: string; needsKey: boolean }>;
   /** Models of the providers that need no key (the mock, local models). */
@@ -41,6 +46,7 @@ export function createProviderRegistry(
 
   return {
     has: (id) => ready.has(id) || id in factories,
+    forgetCredentials: (input) => credentials?.forget?.(input),
     list: () => [
       ...[...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false })),
       ...Object.values(factories).map((factory) => ({ id: factory.id, label: factory.label, needsKey: factory.needsKey })),

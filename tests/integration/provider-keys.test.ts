@@ -53,4 +53,18 @@ describe("stored provider keys and where credentials come from", () => {
       "No Anthropic key: add one in Settings -> Keys, or set ANTHROPIC_API_KEY in .env.",
     );
   });
+
+  it("remembers a found credential briefly, and forgets it when told the key changed", async () => {
+    const source = createCredentialSource({ db: test.db, secretKey, env: {} });
+    const first = await source({ provider: "openai", userId: localUserId, factory });
+    const replaced = "sk-test-REPLACEDKEY-00000000b2c4";
+    await asUser(test.db, localUserId, (tx) =>
+      upsertProviderKey(tx, { provider: "openai", sealed: sealSecret(secretKey, replaced), last4: lastFour(replaced), baseUrl: null }),
+    );
+    // within the few seconds it is kept, the old credential is still answered...
+    await expect(source({ provider: "openai", userId: localUserId, factory })).resolves.toEqual(first);
+    // ...until the server that saved the key says so
+    source.forget!({ provider: "openai", userId: localUserId });
+    await expect(source({ provider: "openai", userId: localUserId, factory })).resolves.toMatchObject({ apiKey: replaced });
+  });
 });

@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySchema }, async ({ caller, params, body, app }) => {
   if (!app.providers.has(params.provider)) throw new HttpError("bad_request", `Unknown provider "${params.provider}".`, "provider");
   const { apiKey, baseUrl = null } = body;
-  return asUser(app.db, caller.userId, async (tx) => {
+  const summary = await asUser(app.db, caller.userId, async (tx) => {
     if (apiKey === undefined) {
       const updated = await updateProviderBaseUrl(tx, { provider: params.provider, baseUrl });
       if (updated) return updated;
@@ -25,11 +25,15 @@ export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySc
     const secret = apiKey ?? "";
     return upsertProviderKey(tx, { provider: params.provider, sealed: sealSecret(app.secretKey, secret), last4: apiKey ? lastFour(apiKey) : "", baseUrl });
   });
+  // after the commit, so no call in between can remember the old key again
+  app.providers.forgetCredentials({ provider: params.provider, userId: caller.userId });
+  return summary;
 });
 
 /** Forgets the caller's key for a provider. */
 export const DELETE = route({ params: providerParamsSchema }, async ({ caller, params, app }) => {
   const deleted = await asUser(app.db, caller.userId, (tx) => deleteProviderKey(tx, { provider: params.provider }));
+  app.providers.forgetCredentials({ provider: params.provider, userId: caller.userId });
   if (!deleted) throw new HttpError("not_found", `No ${params.provider} key is stored.`);
   return { deleted: true };
 });
