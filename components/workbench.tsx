@@ -2,8 +2,8 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { detectVariables } from "@/lib/core/template";
-import { listModels } from "@/lib/client/api";
 import { MAX_COLUMNS, useDraftStore } from "@/lib/client/draft-store";
+import { getModelCatalog } from "@/lib/client/models-api";
 import { findMissingVariables, type MissingVariables } from "@/lib/client/find-missing-variables";
 import { useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type CreateRunInput, type ModelOption } from "@/lib/client/run-types";
@@ -40,8 +40,8 @@ export function Workbench({ initialRunId }: WorkbenchProps) {
   const variables = useMemo(() => detectVariables(prompt), [prompt]);
 
   useEffect(() => {
-    listModels()
-      .then(setModels)
+    getModelCatalog()
+      .then((catalog) => setModels(catalog.models))
       .catch((error: unknown) => setModelsError(error instanceof Error ? error.message : String(error)));
   }, []);
 

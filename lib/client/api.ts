@@ -1,6 +1,6 @@
 // Typed fetch helpers for the browser. Every helper throws an ApiError on a non-2xx answer,
 // carrying the server's own `error.message` so the UI can show it as is.
-import type { CreateRunInput, ModelOption, Run, RunSummary } from "./run-types";
+import type { CreateRunInput, Run, RunSummary } from "./run-types";
 
 /** An error answer from /api/v1, with the server's message, code and offending field. */
 export class ApiError extends Error {
@@ -44,12 +44,6 @@ export async function requestJson<T>(path: string, init?: RequestInit): Promise<
     });
   }
   return body as T;
-}
-
-/** The models the server can call. */
-export async function listModels(): Promise<ModelOption[]> {
-  const body = await requestJson<{ models: ModelOption[] }>("/api/v1/models");
-  return body.models;
 }
 
 /** Starts a run; the server plans its cells and starts working on them. */

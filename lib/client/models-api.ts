@@ -19,9 +19,16 @@ export type ModelCatalog = {
   unavailable: UnavailableProvider[];
 };
 
+// Callers that ask at the same moment (the workbench and the picker on page load) share one
+// request: the answer asks every configured vendor for its list, which is worth doing once.
+let inFlight: Promise<ModelCatalog> | null = null;
+
 /** The models, providers and unavailable providers for the caller. */
 export function getModelCatalog(): Promise<ModelCatalog> {
-  return requestJson<ModelCatalog>("/api/v1/models");
+  inFlight ??= requestJson<ModelCatalog>("/api/v1/models").finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
 }
 
 const contextFormat = new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 3 });
