@@ -112,3 +112,16 @@ export const updatePromptSchema = z
 
 /** Body of PATCH /api/v1/runs/{id}/cells/{cellId}: a person's grade (1 pass, 0 fail, null none). */
 export const gradeCellSchema = z.object({ manualGrade: z.number().min(0).max(1).nullable() });
+
+/** Body of PATCH /api/v1/workbench: the parts of the workbench setup that changed. */
+export const updateWorkbenchSchema = z
+  .object({
+    activePromptId: z.uuid().nullable().optional(),
+    datasetId: z.uuid().nullable().optional(),
+    graderPromptId: z.uuid().nullable().optional(),
+    columns: z.array(runModelSchema.extend({ params: z.record(z.string(), z.unknown()).default({}) })).max(4).optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: "give activePromptId, datasetId, graderPromptId or columns",
+    path: ["activePromptId"],
+  });

@@ -19,6 +19,7 @@ const tables: Array<{ table: string; update: string }> = [
   { table: "api_tokens", update: "name = 'changed'" },
   { table: "eval_suites", update: "name = 'changed'" },
   { table: "provider_limits", update: "max_concurrency = 2" },
+  { table: "workbench_state", update: "columns = '[]'" },
 ];
 
 /** One row in every table, owned by the calling user; returns the id of each. */
@@ -42,6 +43,7 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
   ids.api_tokens = await one("insert into api_tokens (name, token_hash, last4) values ('t', md5(random()::text), 'abcd') returning id");
   ids.eval_suites = await one("insert into eval_suites (name, config_yaml) values ('e', 'model: x') returning id");
   ids.provider_limits = await one("insert into provider_limits (provider, max_concurrency) values ('openai', 4) returning id");
+  ids.workbench_state = await one("insert into workbench_state (active_prompt_id) values ($1) returning id", [ids.prompts]);
   return ids;
 }
 
