@@ -57,6 +57,12 @@ export interface RunSummary {
   prompt: string;
   promptVersionId: string | null;
   promptId: string | null;
+  /** The version number of the prompt this run ran (v6), or null for an unversioned run. */
+  promptVersion: number | null;
+  /** True when a grader grades each cell after the model answers. */
+  hasGrader: boolean;
+  graderPromptId: string | null;
+  graderName: string | null;
   datasetId: string | null;
   datasetName: string | null;
   columns: RunColumn[];

@@ -1,6 +1,7 @@
 import type { Queryable } from "@/lib/db/database";
 import { insertPrompt } from "@/lib/db/prompts/prompts";
 import { insertDataset } from "@/lib/db/runs/insert-dataset";
+import { updateWorkbenchState } from "@/lib/db/workbench/workbench-state";
 
 const examplePrompt = `Explain {{topic}} to {{audience}} in two or three sentences.
 Put the explanation inside <response></response> tags.`;
@@ -22,8 +23,8 @@ const exampleRows = [
 ];
 
 /**
- * Gives a user something to run on first load: an example prompt, a grader and a dataset, and
- * the mock models in their registry. Runs once per user: the model registry doubles as the
+ * Gives a user something to run on first load: an example prompt, a grader and a dataset, the
+ * mock models in their registry, and a workbench opened on them. Runs once per user: the model registry doubles as the
  * marker, so running it again (or twice at once) adds nothing.
  */
 export async function seedExamples(tx: Queryable): Promise<{ seeded: boolean }> {
@@ -34,8 +35,10 @@ export async function seedExamples(tx: Queryable): Promise<{ seeded: boolean }> 
      returning provider`,
   );
   if (rows.length === 0) return { seeded: false };
-  await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
+  const prompt = await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
   await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
-  await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
+  const datasetId = await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
+  // Open the example on the first visit, with the first mock model, so the grid is not empty.
+  await updateWorkbenchState(tx, { activePromptId: prompt.id, datasetId, columns: [{ provider: "mock", model: "echo", params: {} }] });
   return { seeded: true };
 }

@@ -3,6 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import { deletePrompt, getPromptById, insertPrompt, listPrompts, updatePrompt } from "@/lib/db/prompts/prompts";
 import { listPromptRuns } from "@/lib/db/runs/list-prompt-runs";
 import { seedExamples } from "@/lib/engine/seed-examples";
+import { getWorkbenchState } from "@/lib/db/workbench/workbench-state";
 import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
@@ -109,5 +110,10 @@ describe("prompt versions and manual grades", () => {
       models: (await tx.query<{ n: number }>("select count(*)::int as n from models")).rows[0].n,
     }));
     expect(counts).toEqual({ prompts: 2, graders: 1, datasets: 1, models: 2 });
+    // the first visit opens the example prompt and dataset with the first mock model
+    const state = await asUser(test.db, userC, getWorkbenchState);
+    const example = await asUser(test.db, userC, async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'generator'")).rows[0].id);
+    expect(state).toMatchObject({ activePromptId: example, graderPromptId: null, columns: [{ provider: "mock", model: "echo", params: {} }] });
+    expect(state.datasetId).not.toBeNull();
   });
 });

@@ -59,8 +59,10 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
     columns: RunSummary["columns"]; counts: Record<string, number> | null;
     spent_usd: number | null; budget_usd: number | null; budget_mode: RunSummary["budgetMode"];
+    prompt_version: number | null; grader_prompt_id: string | null; grader_version_id: string | null; grader_name: string | null;
   }>(
-    `select r.id, r.kind, r.status, v.text, r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
+    `select r.id, r.kind, r.status, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
+            r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
             r.concurrency, r.error, r.created_at, r.started_at, r.finished_at, r.budget_usd, r.budget_mode,
             (select coalesce(sum(cost_usd), 0) from run_cells where run_id = r.id) as spent_usd,
             (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
@@ -69,6 +71,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
             (select json_object_agg(s.status, s.n)
                from (select status, count(*)::int as n from run_cells where run_id = r.id group by status) s) as counts
        from runs r left join prompt_versions v on v.id = r.prompt_version_id left join datasets d on d.id = r.dataset_id
+            left join prompt_versions gv on gv.id = r.grader_version_id
       where r.id = $1`,
     [id],
   );
@@ -81,6 +84,10 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     prompt: row.text ?? "",
     promptVersionId: row.prompt_version_id,
     promptId: row.prompt_id,
+    promptVersion: row.prompt_version,
+    hasGrader: row.grader_version_id !== null,
+    graderPromptId: row.grader_prompt_id,
+    graderName: row.grader_name,
     datasetId: row.dataset_id,
     datasetName: row.dataset_name,
     columns: row.columns,
