@@ -1,0 +1,48 @@
+"use client";
+
+import { useMemo } from "react";
+import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import { compareRuns } from "@/lib/client/compare-runs";
+import { formatRunDate, formatVersion } from "./describe-run";
+import { ModelChangesTable } from "./model-changes-table";
+import { PromptDiff } from "./prompt-diff";
+
+type RunComparisonProps = {
+  /** The earlier run. */
+  before: PromptRunHistoryEntry;
+  /** The later run. */
+  after: PromptRunHistoryEntry;
+};
+
+/** Two runs side by side: how the prompt text changed (left) and how each model did (right). */
+export function RunComparison({ before, after }: RunComparisonProps) {
+  const changes = useMemo(() => compareRuns(before, after), [before, after]);
+  const beforeLabel = runLabel(before, after);
+  const afterLabel = runLabel(after, before);
+  return (
+    <div className="grid gap-4 md:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]">
+      <section aria-label="Prompt text changes" className="flex min-w-0 flex-col gap-2">
+        <h4 className="text-xs font-semibold text-zinc-700">
+          Prompt · {beforeLabel} → {afterLabel}
+        </h4>
+        <PromptDiff
+          beforeVersionId={before.promptVersionId}
+          afterVersionId={after.promptVersionId}
+          beforeLabel={beforeLabel}
+          afterLabel={afterLabel}
+          afterVersion={formatVersion(after.version)}
+        />
+      </section>
+      <section aria-label="Model changes" className="flex min-w-0 flex-col gap-2">
+        <h4 className="text-xs font-semibold text-zinc-700">Per model · {beforeLabel} → {afterLabel}</h4>
+        <ModelChangesTable changes={changes} beforeLabel={beforeLabel} afterLabel={afterLabel} />
+      </section>
+    </div>
+  );
+}
+
+/** "v5", or "v5 (26 Nov 14:02)" when the other run ran the same version, to tell them apart. */
+function runLabel(run: PromptRunHistoryEntry, other: PromptRunHistoryEntry): string {
+  const version = formatVersion(run.version);
+  return run.version === other.version ? `${version} (${formatRunDate(run.createdAt)})` : version;
+}

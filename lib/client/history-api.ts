@@ -1,0 +1,25 @@
+// The run history of a prompt and the prompt versions it ran, for the history dialog.
+// PromptRunHistoryEntry is a type-only import from the SQL module: it is erased at build time,
+// so no database code reaches the browser bundle.
+import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import { requestJson } from "./api";
+
+export type { PromptRunHistoryEntry };
+
+/** The immutable text of one prompt version. */
+export interface PromptVersion {
+  id: string;
+  version: number;
+  text: string;
+}
+
+/** The caller's runs of a prompt, newest first, with each model's averages. */
+export async function listPromptRuns({ promptId }: { promptId: string }): Promise<PromptRunHistoryEntry[]> {
+  const body = await requestJson<{ runs: PromptRunHistoryEntry[] }>(`/api/v1/prompts/${encodeURIComponent(promptId)}/runs`);
+  return body.runs;
+}
+
+/** The text of a prompt version that a run used. */
+export function getPromptVersion({ id }: { id: string }): Promise<PromptVersion> {
+  return requestJson<PromptVersion>(`/api/v1/prompt-versions/${encodeURIComponent(id)}`);
+}
