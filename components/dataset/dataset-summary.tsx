@@ -1,31 +1,49 @@
+"use client";
+
+import { useState } from "react";
 import type { LoadedDataset } from "@/lib/client/draft-store";
+import { formatRowCount } from "./dataset-preview-caption";
+import { DatasetPreviewModal } from "./dataset-preview-modal";
 
 type DatasetSummaryProps = { dataset: LoadedDataset | null };
 
-/** The loaded dataset's name, row count and columns, or a hint on how to load one. */
+/** The active dataset's name, row count and columns with a Preview button, or how to load one. */
 export function DatasetSummary({ dataset }: DatasetSummaryProps) {
+  const [previewOpen, setPreviewOpen] = useState(false);
+
   if (!dataset) {
     return (
-      <p className="text-sm text-zinc-500">
-        No dataset. Use <span className="font-medium text-zinc-700">Upload dataset</span> above the results to load a
-        CSV or JSON file.
+      <p className="text-sm text-zinc-500" data-testid="dataset-empty">
+        No dataset. Upload a CSV or JSON file from the toolbar (a prompt without {"{{variables}}"} runs once without one).
       </p>
     );
   }
-  const rowLabel = dataset.rows.length === 1 ? "1 row" : `${dataset.rows.length.toLocaleString("en")} rows`;
   return (
-    <div className="min-w-0 text-sm" data-testid="dataset-summary">
-      <p className="flex min-w-0 items-baseline gap-2">
-        <span className="truncate font-medium text-zinc-900" title={dataset.name}>
-          {dataset.name}
-        </span>
-        <span className="shrink-0 text-zinc-500">{rowLabel}</span>
-      </p>
-      {dataset.headers.length > 0 && (
-        <p className="mt-0.5 truncate text-xs text-zinc-500" title={dataset.headers.join(", ")}>
-          Columns: {dataset.headers.join(", ")}
+    <div className="flex min-w-0 items-start gap-3 text-sm" data-testid="dataset-summary">
+      <div className="min-w-0 flex-1">
+        <p className="flex min-w-0 items-baseline gap-2">
+          <span className="truncate font-medium text-zinc-900" title={dataset.name}>
+            {dataset.name}
+          </span>
+          <span className="shrink-0 text-zinc-500">{formatRowCount(dataset.rowCount)}</span>
         </p>
-      )}
+        {dataset.headers.length > 0 && (
+          <p className="mt-0.5 truncate text-xs text-zinc-500" title={dataset.headers.join(", ")}>
+            Columns: {dataset.headers.join(", ")}
+          </p>
+        )}
+      </div>
+      <button
+        type="button"
+        data-testid="dataset-preview-button"
+        aria-haspopup="dialog"
+        aria-label={`Preview ${dataset.name}`}
+        onClick={() => setPreviewOpen(true)}
+        className="h-7 shrink-0 rounded-lg border border-accent-line bg-white px-2.5 text-xs font-medium text-accent-strong hover:border-accent hover:bg-accent-soft"
+      >
+        Preview
+      </button>
+      <DatasetPreviewModal dataset={dataset} open={previewOpen} onClose={() => setPreviewOpen(false)} />
     </div>
   );
 }

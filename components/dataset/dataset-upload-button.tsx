@@ -1,48 +1,67 @@
 "use client";
 
 import { useId, useState } from "react";
-import { DatasetParseError, parseDatasetText } from "@/lib/formats/parse-dataset";
+import { ApiError } from "@/lib/client/api";
+import { MAX_DATASET_ROWS, uploadDataset } from "@/lib/client/datasets-api";
 import type { LoadedDataset } from "@/lib/client/draft-store";
+import { parseDatasetFile } from "@/lib/client/parse-dataset-in-worker";
+import { showToast } from "@/lib/client/toast-store";
+import { pillBaseClassName } from "@/components/toolbar/pill-class-name";
+import { describeUploadFailure, describeUploadSuccess, tooManyRowsMessage } from "./describe-upload";
 
 type DatasetUploadButtonProps = {
-  onLoaded(dataset: LoadedDataset): void;
-  onError(message: string): void;
+  /** The stored dataset, with all of its rows. */
+  onLoaded(dataset: LoadedDataset & { id: string }): void;
+  /** Called with the message the error toast shows, for callers that also want it. */
+  onError?(message: string): void;
+  disabled?: boolean;
 };
 
 /**
- * "Upload dataset": a real file input (so it is reachable with Tab and announced as a button),
- * dressed as a pill. The file is parsed here in the browser; nothing is sent until Run.
+ * "Upload dataset": a real file input (reachable with Tab, announced as a button) dressed as a
+ * pill. The file is parsed in a Web Worker, stored on the server, then handed to onLoaded; a
+ * toast says how it went.
  */
-export function DatasetUploadButton({ onLoaded, onError }: DatasetUploadButtonProps) {
+export function DatasetUploadButton({ onLoaded, onError, disabled = false }: DatasetUploadButtonProps) {
   const inputId = useId();
-  const [reading, setReading] = useState(false);
+  const [busy, setBusy] = useState(false);
 
   async function handleFile(file: File) {
-    setReading(true);
+    setBusy(true);
     try {
-      const text = await file.text();
-      const { headers, rows } = parseDatasetText(text, file.name);
-      onLoaded({ name: file.name, headers, rows });
+      const { headers, rows } = await parseDatasetFile(file);
+      if (rows.length > MAX_DATASET_ROWS) throw new Error(tooManyRowsMessage(file.name, rows.length));
+      const stored = await uploadDataset({ name: file.name, headers, rows });
+      onLoaded({ id: stored.id, name: stored.name, headers, rowCount: stored.rowCount, rows });
+      showToast({ kind: "success", message: describeUploadSuccess(stored.name, stored.rowCount, headers.length) });
     } catch (error) {
-      if (error instanceof DatasetParseError) onError(error.message);
-      else onError(`${file.name}: could not be read (${error instanceof Error ? error.message : String(error)}).`);
+      const message = describeUploadFailure(file.name, error, error instanceof ApiError);
+      showToast({ kind: "error", message });
+      onError?.(message);
     } finally {
-      setReading(false);
+      setBusy(false);
     }
   }
 
+  const label = busy ? "Uploading dataset…" : "Upload dataset";
+  const inactive = busy || disabled;
   return (
     <label
       htmlFor={inputId}
-      className="relative inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full border border-accent-line bg-accent-soft px-3 text-sm font-medium text-accent-strong hover:border-accent hover:bg-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent-strong"
+      aria-busy={busy}
+      className={`${pillBaseClassName} relative has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-accent-strong ${
+        inactive ? (busy ? "cursor-wait" : "cursor-not-allowed opacity-60") : "cursor-pointer hover:border-accent hover:bg-white"
+      }`}
     >
-      <UploadIcon />
-      {reading ? "Reading…" : "Upload dataset"}
+      {busy ? <Spinner /> : <UploadIcon />}
+      {label}
       <input
         id={inputId}
         type="file"
         accept=".csv,.json,.tsv,.txt,text/csv,application/json"
-        aria-label="Upload dataset"
+        aria-label={label}
+        aria-busy={busy}
+        disabled={inactive}
         className="sr-only"
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
@@ -59,6 +78,15 @@ function UploadIcon() {
   return (
     <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
       <path d="M8 10.5V2.5M4.75 5.75 8 2.5l3.25 3.25M2.5 10.5v2a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1v-2" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function Spinner() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 animate-spin" fill="none">
+      <circle cx="8" cy="8" r="6" stroke="currentColor" strokeOpacity="0.25" strokeWidth="2" />
+      <path d="M14 8a6 6 0 0 0-6-6" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
     </svg>
   );
 }

@@ -7,6 +7,8 @@ export class DatasetParseError extends Error {
   readonly file: string;
   /** Line of the file where the problem is (the header is row 1), or null when no row applies. */
   readonly row: number | null;
+  /** What is wrong, as one sentence (kept so the error can be rebuilt across a worker boundary). */
+  readonly problem: string;
   /** What the user can do to fix the file. */
   readonly hint: string;
 
@@ -16,6 +18,7 @@ export class DatasetParseError extends Error {
     this.name = "DatasetParseError";
     this.file = input.file;
     this.row = input.row;
+    this.problem = input.problem;
     this.hint = input.hint;
   }
 }

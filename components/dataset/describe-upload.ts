@@ -1,0 +1,25 @@
+import { DatasetParseError } from "@/lib/formats/parse-dataset";
+import { MAX_DATASET_ROWS } from "@/lib/client/datasets-api";
+
+/** "Loaded cities.csv: 24 rows, 3 columns". */
+export function describeUploadSuccess(name: string, rowCount: number, columnCount: number): string {
+  const rows = rowCount === 1 ? "1 row" : `${rowCount.toLocaleString("en")} rows`;
+  const columns = columnCount === 1 ? "1 column" : `${columnCount.toLocaleString("en")} columns`;
+  return `Loaded ${name}: ${rows}, ${columns}`;
+}
+
+/** The message for a file with more rows than a dataset may hold. */
+export function tooManyRowsMessage(fileName: string, rowCount: number): string {
+  return `${fileName}: ${rowCount.toLocaleString("en")} rows is more than the ${MAX_DATASET_ROWS.toLocaleString("en")} a dataset can hold. Split the file into smaller ones.`;
+}
+
+/**
+ * What the error toast says: a parse error as the parser worded it (file, row and fix), a
+ * server refusal naming the file, anything else as it is (it already names the file).
+ */
+export function describeUploadFailure(fileName: string, error: unknown, fromServer: boolean): string {
+  if (error instanceof DatasetParseError) return error.message;
+  const reason = error instanceof Error ? error.message : String(error);
+  if (fromServer) return `${fileName}: the server did not store it (${reason}). Try again; if it keeps failing, check the server log.`;
+  return reason.startsWith(fileName) ? reason : `${fileName}: ${reason}`;
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { METRIC_VIEWS, type MetricView } from "@/lib/client/workbench-types";
+import { pillClassName } from "./pill-class-name";
+
+const LABELS: Record<MetricView, string> = { grade: "Grade", tokens: "Tokens", cost: "Cost", latency: "Latency" };
+
+type MetricPillProps = { metric: MetricView; onChange(metric: MetricView): void };
+
+/** The metric every badge shows; each press moves on: Grade -> Tokens -> Cost -> Latency -> Grade. */
+export function MetricPill({ metric, onChange }: MetricPillProps) {
+  const next = METRIC_VIEWS[(METRIC_VIEWS.indexOf(metric) + 1) % METRIC_VIEWS.length];
+  return (
+    <button
+      type="button"
+      data-testid="metric-pill"
+      aria-label={`Metric: ${LABELS[metric]}. Press to show ${LABELS[next]}`}
+      onClick={() => onChange(next)}
+      className={pillClassName}
+    >
+      <ChartIcon />
+      {/* Every label sits in one grid cell, so the pill keeps the widest label's width and the
+          labels cross-fade in 150 ms instead of the pill jumping in size. */}
+      <span aria-hidden="true" className="inline-grid">
+        {METRIC_VIEWS.map((view) => (
+          <span
+            key={view}
+            className={`col-start-1 row-start-1 text-left transition-opacity duration-150 motion-reduce:transition-none ${
+              view === metric ? "opacity-100" : "opacity-0"
+            }`}
+          >
+            {LABELS[view]}
+          </span>
+        ))}
+      </span>
+    </button>
+  );
+}
+
+function ChartIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
+      <path d="M2.5 13.5h11M4.5 11V8M8 11V4.5M11.5 11V6.5" strokeLinecap="round" />
+    </svg>
+  );
+}

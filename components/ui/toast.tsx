@@ -1,0 +1,86 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { TOAST_DURATION_MS, useToastStore, type Toast } from "@/lib/client/toast-store";
+
+/**
+ * The stack of notices at the bottom-right; mount once per page. Each leaves after 3 s, and
+ * waits while the pointer or keyboard focus is on it, so a long error can be read to the end.
+ */
+export function Toaster() {
+  const toasts = useToastStore((state) => state.toasts);
+  const dismissToast = useToastStore((state) => state.dismissToast);
+  return (
+    <div className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-[min(380px,calc(100vw-32px))] flex-col items-stretch gap-2">
+      {toasts.map((toast) => (
+        <ToastCard key={toast.id} toast={toast} onDismiss={() => dismissToast(toast.id)} />
+      ))}
+    </div>
+  );
+}
+
+function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
+  const [paused, setPaused] = useState(false);
+  const remaining = useRef(TOAST_DURATION_MS);
+  const dismissRef = useRef(onDismiss);
+  dismissRef.current = onDismiss;
+
+  useEffect(() => {
+    if (paused) return;
+    const startedAt = Date.now();
+    const timer = setTimeout(() => dismissRef.current(), remaining.current);
+    return () => {
+      clearTimeout(timer);
+      remaining.current = Math.max(0, remaining.current - (Date.now() - startedAt));
+    };
+  }, [paused]);
+
+  const isError = toast.kind === "error";
+  return (
+    <div
+      role={isError ? "alert" : "status"}
+      data-testid="toast"
+      data-kind={toast.kind}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setPaused(false);
+      }}
+      className={`pointer-events-auto flex items-start gap-2.5 rounded-lg border bg-white py-2.5 pr-2 pl-3 text-sm shadow-lg transition-[opacity,translate] duration-150 ease-out motion-reduce:transition-none starting:translate-y-1 starting:opacity-0 ${
+        isError ? "border-red-200 text-red-900" : "border-accent-line text-zinc-800"
+      }`}
+    >
+      {isError ? <ErrorIcon /> : <CheckIcon />}
+      <p className="min-w-0 flex-1 py-0.5 break-words whitespace-pre-line">{toast.message}</p>
+      <button
+        type="button"
+        onClick={onDismiss}
+        aria-label={isError ? "Dismiss error" : "Dismiss notification"}
+        className="grid size-6 shrink-0 place-items-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent-strong"
+      >
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
+          <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+        </svg>
+      </button>
+    </div>
+  );
+}
+
+function CheckIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <circle cx="8" cy="8" r="6.25" />
+      <path d="M5.5 8.2l1.7 1.7 3.3-3.6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function ErrorIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-red-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <circle cx="8" cy="8" r="6.25" />
+      <path d="M8 4.75v3.75M8 11v.25" strokeLinecap="round" />
+    </svg>
+  );
+}
