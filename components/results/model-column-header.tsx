@@ -2,42 +2,41 @@
 
 import { useState } from "react";
 import { useDraftStore } from "@/lib/client/draft-store";
-import { useRunStore } from "@/lib/client/run-store";
-import { isRunActive } from "@/lib/client/run-types";
 import { ColumnParamsDialog, describeParams } from "@/components/run/column-params-dialog";
 
 type ModelColumnHeaderProps = {
-  position: number;
-  name: string;
-  canRemove: boolean;
-  onRemove(): void;
   /** The draft column's id: its parameters are read from and saved to the draft store. */
   columnId: string;
+  position: number;
+  /** "provider / model". */
+  name: string;
+  /** Null while the column may be changed or removed; else why not, as a sentence ("A run is active."). */
+  editDisabledReason: string | null;
+  /** False for the last column: a run needs one model. */
+  removable: boolean;
+  /** Opens the model picker to change this column's model. */
+  onEdit(): void;
+  onRemove(): void;
 };
 
 /**
- * A model column's header: its number, "provider / model" (a button that opens the column's
- * parameters), a count of the parameters set, and a × to remove it.
+ * A model column's header: its number, "provider / model" (a button that opens the model picker
+ * to change it), the column's parameters, and an × (shown on hover or focus) to remove it.
  */
-export function ModelColumnHeader({
-  position,
-  name,
-  canRemove,
-  onRemove,
-  columnId,
-}: ModelColumnHeaderProps) {
-  const [editing, setEditing] = useState(false);
+export function ModelColumnHeader({ columnId, position, name, editDisabledReason, removable, onEdit, onRemove }: ModelColumnHeaderProps) {
+  const [editingParams, setEditingParams] = useState(false);
   const params = useDraftStore((state) => state.columns.find((column) => column.id === columnId)?.params ?? NO_PARAMS);
   const setColumnParams = useDraftStore((state) => state.setColumnParams);
-  const runActive = useRunStore((state) => (state.run ? isRunActive(state.run.status) : false));
-  const paramsDisabledReason = runActive ? "Parameters can't change while a run is active." : null;
   const summary = describeParams(params);
+  const setCount = Object.keys(params).length;
+  const canEdit = editDisabledReason === null;
+
   return (
     <th
       scope="col"
       className="group sticky top-0 z-10 w-[310px] min-w-[310px] border-y border-r border-zinc-200 bg-white px-3 py-0 text-left font-normal"
     >
-      <div className="flex h-10 items-center gap-2">
+      <div className="flex h-10 items-center gap-1.5">
         <span
           aria-hidden="true"
           className="grid size-5 shrink-0 place-items-center rounded bg-accent-soft text-[11px] font-semibold text-accent-strong ring-1 ring-accent-line"
@@ -46,42 +45,59 @@ export function ModelColumnHeader({
         </span>
         <button
           type="button"
-          onClick={() => setEditing(true)}
+          onClick={onEdit}
+          disabled={!canEdit}
           aria-haspopup="dialog"
-          title={summary ? `${name}\nParameters: ${summary}` : `${name}\nSet parameters`}
-          className="-mx-1 flex min-w-0 flex-1 items-center gap-1.5 rounded px-1 py-0.5 text-left hover:bg-zinc-100 focus-visible:outline-offset-0"
+          aria-label={`Column ${position}: ${name}, change model`}
+          title={canEdit ? `${name}\nChange the model of column ${position}` : `${name}\nThe model can't change now: ${lowerFirst(editDisabledReason)}`}
+          data-testid="column-header-button"
+          className="-mx-0.5 flex min-w-0 flex-1 items-center gap-1 rounded px-1 py-0.5 text-left enabled:hover:bg-zinc-100 disabled:cursor-default"
         >
           <span className="min-w-0 truncate text-sm font-medium text-zinc-900">{name}</span>
-          {summary ? (
-            <span className="shrink-0 rounded border border-accent-line bg-accent-soft px-1 text-[10px] font-medium text-accent-strong">
-              {Object.keys(params).length} set
+          {canEdit && <ChevronIcon />}
+        </button>
+        <button
+          type="button"
+          onClick={() => setEditingParams(true)}
+          aria-haspopup="dialog"
+          aria-label={`Parameters of column ${position}${setCount > 0 ? `: ${setCount} set` : ""}`}
+          title={summary ? `Parameters: ${summary}` : "Set parameters"}
+          className={`flex h-6 shrink-0 items-center gap-1 rounded px-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:opacity-100 ${
+            setCount > 0 ? "" : "opacity-0 group-focus-within:opacity-100 group-hover:opacity-100"
+          }`}
+        >
+          {setCount > 0 ? (
+            <span className="rounded border border-accent-line bg-accent-soft px-1 text-[10px] font-medium text-accent-strong">
+              {setCount} set
             </span>
           ) : (
             <SlidersIcon />
           )}
         </button>
-        <button
-          type="button"
-          onClick={onRemove}
-          disabled={!canRemove}
-          aria-label={`Remove column ${position}`}
-          title={canRemove ? `Remove column ${position}` : "A run needs at least one model"}
-          className="grid size-6 shrink-0 place-items-center rounded text-zinc-500 opacity-70 group-hover:opacity-100 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:opacity-100 disabled:invisible"
-        >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
-            <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-          </svg>
-        </button>
+        {removable && canEdit && (
+          <button
+            type="button"
+            onClick={onRemove}
+            aria-label={`Remove column ${position}: ${name}`}
+            title={`Remove column ${position}`}
+            data-testid="remove-column-button"
+            className="grid size-6 shrink-0 place-items-center rounded text-zinc-500 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:opacity-100"
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
+              <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+            </svg>
+          </button>
+        )}
       </div>
       <ColumnParamsDialog
-        open={editing}
+        open={editingParams}
         columnName={name}
         params={params}
-        disabledReason={paramsDisabledReason}
-        onClose={() => setEditing(false)}
+        disabledReason={canEdit ? null : `Parameters can't change now: ${lowerFirst(editDisabledReason)}`}
+        onClose={() => setEditingParams(false)}
         onSave={(next) => {
           setColumnParams(columnId, next);
-          setEditing(false);
+          setEditingParams(false);
         }}
       />
     </th>
@@ -90,16 +106,21 @@ export function ModelColumnHeader({
 
 const NO_PARAMS = {};
 
+function lowerFirst(text: string | null): string {
+  return text ? text.charAt(0).toLowerCase() + text.slice(1) : "";
+}
+
+function ChevronIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3 shrink-0 text-zinc-400" fill="none" stroke="currentColor" strokeWidth="1.8">
+      <path d="M4.5 6.5 8 10l3.5-3.5" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 function SlidersIcon() {
   return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="size-3.5 shrink-0 text-zinc-400 opacity-0 group-hover:opacity-100"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.5"
-    >
+    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 shrink-0" fill="none" stroke="currentColor" strokeWidth="1.5">
       <path d="M2.5 4.5h11M2.5 11.5h11" strokeLinecap="round" />
       <circle cx="6" cy="4.5" r="1.6" fill="white" />
       <circle cx="10" cy="11.5" r="1.6" fill="white" />

@@ -1,11 +1,15 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useState } from "react";
 import { useShownCell } from "@/lib/client/run-store";
-import type { Cell, CellStatus } from "@/lib/client/run-types";
-import { formatLatency, formatTokenCount, previewText } from "@/lib/client/format-metrics";
-import { formatUsd } from "@/lib/client/format-money";
+import { isCellFinished, type Cell, type CellStatus } from "@/lib/client/run-types";
+import { previewText } from "@/lib/client/format-metrics";
+import { CellBadge } from "./cell-badge";
+import { describeCell } from "./cell-metric";
 import { CellSkeleton } from "./cell-skeleton";
+import type { GridView } from "./grid-view";
+import { useCellActions } from "./use-cell-actions";
+import { useMetricFade } from "./use-metric-fade";
 
 /** The card's look for each state, per the workbench spec. */
 const CARD_STYLES: Record<CellStatus | "not-run", string> = {
@@ -14,7 +18,7 @@ const CARD_STYLES: Record<CellStatus | "not-run", string> = {
   running: "border-accent-line bg-accent-soft",
   ok: "border-zinc-200 bg-white",
   warning: "border-amber-200 bg-white",
-  error: "border-red-500 bg-white",
+  error: "border-2 border-red-500 bg-white",
   malformed: "border-amber-300 bg-amber-50",
   skipped: "border-zinc-200 bg-zinc-100",
   cancelled: "border-zinc-200 bg-zinc-100",
@@ -37,47 +41,119 @@ type ResultCellProps = {
   runColumn: number | null;
   columnName: string;
   columnPosition: number;
+  /** True for the grid's one Tab stop (roving tabindex). */
   focusable: boolean;
+  view: GridView;
   onFocusCell(row: number, column: number): void;
+  /** Opens the cell's detail modal. */
+  onOpenCell(row: number, column: number): void;
 };
 
-/** One result in the grid: status, output as text, tokens and latency. */
+/**
+ * One result in the grid: the first 200 characters of the output (as text), the status, and a
+ * badge for the metric on screen. A click, Enter or Space opens the full output; while a run is
+ * active, a re-run button shows on hover or focus.
+ */
 export const ResultCell = memo(function ResultCell({
   rowIndex,
   runColumn,
   columnName,
   columnPosition,
   focusable,
+  view,
   onFocusCell,
+  onOpenCell,
 }: ResultCellProps) {
   const cell = useShownCell(rowIndex, runColumn);
+  const actions = useCellActions(cell, view.runId);
+  const [overlayOpen, setOverlayOpen] = useState(false);
+  const fade = useMetricFade(view.metric);
   const state = cell?.status ?? "not-run";
-  const stateLabel = state === "not-run" ? "not run" : state;
-  // Warnings are part of the name, so a screen reader hears them with the cell, not only on hover.
-  const warnings = cell?.warnings ?? [];
-  const warningLabel =
-    warnings.length === 0 ? "" : `, ${warnings.length === 1 ? "warning" : `${warnings.length} warnings`}: ${warnings.join(" ")}`;
+  const target = `row ${rowIndex + 1}, ${columnName}`;
+  const showOverlay =
+    overlayOpen && view.metric === "grade" && view.gradeMode === "grader" && !!cell?.graderOutput;
+  const canRerun = !!cell && view.runActive && !view.readOnly && view.runId !== null && isCellFinished(cell.status);
+  const tabIndex = focusable ? 0 : -1;
 
   return (
     <td className="border-r border-b border-zinc-200 p-1.5 align-top">
       <div
         role="group"
-        tabIndex={focusable ? 0 : -1}
-        aria-label={`Row ${rowIndex + 1}, ${columnName}: ${stateLabel}${warningLabel}`}
+        tabIndex={tabIndex}
+        aria-label={describeCell({ row: rowIndex, columnName, cell, metric: view.metric, gradeMode: view.gradeMode })}
+        data-testid="result-cell"
         data-grid-row={rowIndex}
         data-grid-column={columnPosition}
         data-status={state}
         onFocus={(event) => {
           onFocusCell(rowIndex, columnPosition);
           // focus() leaves a cell half under the sticky Row column; bring all of it into view.
-          event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" });
+          if (event.target === event.currentTarget) event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" });
         }}
-        className={`flex h-[136px] flex-col rounded-md border px-2.5 pt-2 pb-1.5 ${state === "error" ? "border-2" : ""} ${CARD_STYLES[state]}`}
+        onClick={() => {
+          if (cell) onOpenCell(rowIndex, columnPosition);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "Escape" && overlayOpen) {
+            setOverlayOpen(false);
+            event.stopPropagation();
+            event.preventDefault();
+          } else if (cell && (event.key === "Enter" || event.key === " ") && event.target === event.currentTarget) {
+            event.preventDefault();
+            onOpenCell(rowIndex, columnPosition);
+          }
+        }}
+        onMouseLeave={() => setOverlayOpen(false)}
+        className={`group/cell relative flex h-[136px] flex-col ${cell ? "cursor-pointer" : ""} rounded-md border px-2.5 pt-2 pb-1.5 ${CARD_STYLES[state]}`}
       >
         <div className="min-h-0 flex-1 overflow-hidden">
-          <CellBody cell={cell} />
+          {showOverlay && cell ? <GraderOverlay output={cell.graderOutput ?? ""} /> : <CellBody cell={cell} />}
         </div>
-        {cell && <CellFooter cell={cell} />}
+        {actions.error && (
+          <p role="alert" title={actions.error} className="mt-1 truncate text-[11px] text-red-700">
+            {actions.error}
+          </p>
+        )}
+        {cell && (
+          <div className="mt-1 flex h-5 items-center gap-2 text-[11px] text-zinc-600">
+            <CellStatusLine cell={cell} />
+            {isCellFinished(cell.status) && (
+              <span
+                key={view.metric}
+                data-testid="cell-badge"
+                data-metric={view.metric}
+                className={`ml-auto flex shrink-0 items-center ${fade}`}
+              >
+                <CellBadge
+                  cell={cell}
+                  view={view}
+                  target={target}
+                  tabIndex={tabIndex}
+                  overlayOpen={showOverlay}
+                  onToggleOverlay={() => setOverlayOpen((open) => !open)}
+                  actions={actions}
+                />
+              </span>
+            )}
+          </div>
+        )}
+        {canRerun && (
+          <button
+            type="button"
+            tabIndex={tabIndex}
+            data-testid="rerun-button"
+            aria-label={`Re-run ${target}`}
+            title="Re-run this cell (skips the cache)"
+            disabled={actions.pending === "rerun"}
+            onClick={(event) => {
+              event.stopPropagation();
+              actions.rerun();
+            }}
+            className="absolute top-1.5 right-1.5 grid size-7 place-items-center rounded-md border border-zinc-200 bg-white text-zinc-600 opacity-0 shadow-sm group-focus-within/cell:opacity-100 group-hover/cell:opacity-100 hover:border-accent hover:text-accent-strong focus-visible:opacity-100 disabled:opacity-100"
+          >
+            <RerunIcon spinning={actions.pending === "rerun"} />
+          </button>
+        )}
       </div>
     </td>
   );
@@ -114,52 +190,52 @@ function CellBody({ cell }: { cell: Cell | undefined }) {
   }
 }
 
-function CellFooter({ cell }: { cell: Cell }) {
-  const finished = cell.status !== "queued" && cell.status !== "running";
-  const hasTokens = finished && (cell.tokensIn !== null || cell.tokensOut !== null);
-  const hasLatency = finished && cell.latencyMs !== null;
-  // A null cost is unknown (no price): show nothing rather than a $0 nobody measured.
-  const hasCost = finished && cell.costUsd !== null && cell.costUsd !== undefined;
-  const estimated = cell.tokensEstimated ? "~" : "";
+/** The grader's full output in place of the cell's, scrollable, until the pointer leaves the cell. */
+function GraderOverlay({ output }: { output: string }) {
   return (
-    <div className="mt-1 flex h-5 items-center gap-2 text-[11px] text-zinc-600 tabular-nums">
-      <span className="inline-flex min-w-0 items-center gap-1.5">
-        <span aria-hidden="true" className={`size-1.5 shrink-0 rounded-full ${DOT_STYLES[cell.status]}`} />
-        <span className="truncate">
-          {cell.status}
-          {cell.errorCode && (cell.status === "error" || cell.status === "skipped") ? ` · ${cell.errorCode}` : ""}
-        </span>
-        {cell.warnings.length > 0 && <WarningMark warnings={cell.warnings} />}
-        {cell.cached && <CachedMark />}
-      </span>
-      <span className="ml-auto flex shrink-0 items-center gap-2">
-        {hasTokens && (
-          <span title={`Tokens in | out${cell.tokensEstimated ? " (estimated)" : ""}`}>
-            {estimated}
-            {formatTokenCount(cell.tokensIn)} | {estimated}
-            {formatTokenCount(cell.tokensOut)}
-          </span>
-        )}
-        {hasCost && (
-          <>
-            <Separator />
-            <span title={cell.cached ? "Cost of this cell (answered from the cache)" : "Cost"}>
-              {formatUsd(cell.costUsd)}
-            </span>
-          </>
-        )}
-        {(hasTokens || hasCost) && hasLatency && <Separator />}
-        {hasLatency && <span title="Latency">{formatLatency(cell.latencyMs)}</span>}
-      </span>
+    <div
+      data-testid="grader-overlay"
+      role="region"
+      aria-label="Grader output"
+      // Scrolling or selecting text in the overlay is not a click on the cell.
+      onClick={(event) => event.stopPropagation()}
+      className="h-full overflow-y-auto rounded bg-accent-soft px-1.5 py-1 text-[12.5px] leading-[1.45] break-words whitespace-pre-wrap text-zinc-800 ring-1 ring-accent-line"
+    >
+      <span className="block text-[10px] font-semibold tracking-wide text-accent-strong uppercase">Grader output</span>
+      {output}
     </div>
   );
 }
 
-function Separator() {
+function CellStatusLine({ cell }: { cell: Cell }) {
   return (
-    <span aria-hidden="true" className="text-zinc-300">
-      ·
+    <span className="inline-flex min-w-0 items-center gap-1.5">
+      <span aria-hidden="true" className={`size-1.5 shrink-0 rounded-full ${DOT_STYLES[cell.status]}`} />
+      <span className="truncate">
+        {cell.status}
+        {cell.errorCode && (cell.status === "error" || cell.status === "skipped") ? ` · ${cell.errorCode}` : ""}
+      </span>
+      {cell.warnings.length > 0 && <WarningMark warnings={cell.warnings} />}
+      {cell.cached && <CachedMark />}
     </span>
+  );
+}
+
+function RerunIcon({ spinning }: { spinning: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className={`size-3.5 ${spinning ? "motion-safe:animate-spin" : ""}`}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M13 8a5 5 0 1 1-1.5-3.6" />
+      <path d="M13 2.5v3h-3" />
+    </svg>
   );
 }
 

@@ -1,12 +1,23 @@
 // How a cell shows its numbers. Kept small and pure so the grid, a future detail modal and the
 // summary row all read the same.
 
-/** `12k` or `0.5k`-style token counts: thousands with at most one decimal from 1000 up, else the integer. */
+/**
+ * Token counts as the grid shows them ("12k | 0.5k"): below 100 the integer, then thousands with
+ * one decimal up to 10k ("0.5k", "1.2k"), whole thousands up to a million ("12k"), then millions
+ * with one decimal ("1.2M"). Trailing ".0" is dropped ("1k", "2M").
+ */
 export function formatTokenCount(count: number | null): string {
   if (count === null || !Number.isFinite(count)) return "–";
-  if (count < 1000) return String(Math.round(count));
-  const thousands = Math.round(count / 100) / 10;
-  return `${Number.isInteger(thousands) ? thousands.toFixed(0) : thousands.toFixed(1)}k`;
+  const value = Math.max(0, count);
+  if (Math.round(value) < 100) return String(Math.round(value));
+  if (value < 9_950) return `${trimZero((value / 1000).toFixed(1))}k`;
+  const thousands = Math.round(value / 1000);
+  if (thousands < 1000) return `${thousands}k`;
+  return `${trimZero((value / 1_000_000).toFixed(1))}M`;
+}
+
+function trimZero(text: string): string {
+  return text.endsWith(".0") ? text.slice(0, -2) : text;
 }
 
 /** `312 ms` below a second, `2.4 s` from a second up. */

@@ -14,6 +14,9 @@ export function positionKey(row: number, column: number): string {
   return `${row}:${column}`;
 }
 
+/** The fields of a cell the browser may change ahead of the server. */
+export type CellPatch = Partial<Pick<Cell, "manualGrade" | "status">>;
+
 type RunState = {
   run: RunSummary | null;
   columns: RunColumn[];
@@ -34,6 +37,13 @@ type RunActions = {
   applyCell(cell: Cell): void;
   /** applyCell for many cells in one store update (one render), as live events arrive in bursts. */
   applyCells(cells: Cell[]): void;
+  /**
+   * Changes a cell in place, without a new `seq`, for what the browser knows before the server
+   * says it (an optimistic grade, a re-run just accepted). The next event for the cell carries the
+   * server's values and replaces it. With `expectedSeq`, nothing changes if a newer event already
+   * arrived, so a slow answer cannot take a cell back to an older state.
+   */
+  patchCell(key: string, patch: CellPatch, expectedSeq?: number): void;
   reset(): void;
 };
 
@@ -106,6 +116,17 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
         }
       }
       return cells === state.cells ? state : { cells, shownCellKeys, finishedCount };
+    });
+  },
+
+  patchCell(key, patch, expectedSeq) {
+    set((state) => {
+      const existing = state.cells[key];
+      if (!existing || (expectedSeq !== undefined && existing.seq !== expectedSeq)) return state;
+      const cell = { ...existing, ...patch };
+      const finishedCount =
+        state.finishedCount + Number(isCellFinished(cell.status)) - Number(isCellFinished(existing.status));
+      return { cells: { ...state.cells, [key]: cell }, finishedCount };
     });
   },
 

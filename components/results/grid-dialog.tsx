@@ -1,0 +1,73 @@
+"use client";
+
+import { useEffect, useId, useRef } from "react";
+
+type GridDialogProps = {
+  open: boolean;
+  onClose(): void;
+  title: string;
+  /** Tailwind width classes of the dialog box. */
+  widthClassName?: string;
+  testId?: string;
+  children: React.ReactNode;
+};
+
+/**
+ * The grid's modal on the native <dialog> (as components/ui/modal-dialog.tsx): showModal() gives
+ * the dialog role, the focus trap, Escape and an inert page. This one is wider, scrolls its body,
+ * has a × in the header, closes on a click on the backdrop and gives focus back to whatever had it.
+ */
+export function GridDialog({ open, onClose, title, widthClassName = "w-[min(440px,calc(100vw-32px))]", testId, children }: GridDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const returnFocusRef = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      returnFocusRef.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  function handleClose() {
+    onClose();
+    // The opener may have been re-rendered away (a virtualized row); only focus it if it is still there.
+    const opener = returnFocusRef.current;
+    returnFocusRef.current = null;
+    if (opener?.isConnected && document.activeElement !== opener) opener.focus();
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      onClose={handleClose}
+      onClick={(event) => {
+        // The dialog element itself is only hit on its backdrop: the content box fills it.
+        if (event.target === event.currentTarget) dialogRef.current?.close();
+      }}
+      className={`m-auto max-h-[min(85vh,900px)] overflow-hidden rounded-xl border border-accent-line bg-white p-0 text-left font-normal text-zinc-900 shadow-xl backdrop:bg-zinc-900/30 open:flex open:flex-col ${widthClassName}`}
+    >
+      <div className="flex shrink-0 items-center gap-3 border-b border-zinc-100 px-5 py-3">
+        <h2 id={titleId} className="min-w-0 flex-1 truncate text-base font-semibold" title={title}>
+          {title}
+        </h2>
+        <button
+          type="button"
+          aria-label="Close"
+          onClick={() => dialogRef.current?.close()}
+          className="grid size-7 shrink-0 place-items-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
+        >
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
+            <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
+          </svg>
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}

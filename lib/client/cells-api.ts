@@ -1,0 +1,26 @@
+// Browser helpers for one cell of a run: a person's grade and a re-run.
+import { requestJson } from "./api";
+import type { RunSummary } from "./run-types";
+
+/** Sets (1 pass, 0 fail) or clears (null) a person's grade of a cell; answers the stored grade. */
+export function setManualGrade({
+  runId,
+  cellId,
+  manualGrade,
+}: {
+  runId: string;
+  cellId: string;
+  manualGrade: number | null;
+}): Promise<{ manualGrade: number | null }> {
+  return requestJson(`/api/v1/runs/${encodeURIComponent(runId)}/cells/${encodeURIComponent(cellId)}`, {
+    method: "PATCH",
+    body: JSON.stringify({ manualGrade }),
+  });
+}
+
+/** Queues a finished cell again, bypassing the cache; its new result arrives over the event stream. */
+export function rerunCell({ runId, cellId }: { runId: string; cellId: string }): Promise<RunSummary> {
+  return requestJson(`/api/v1/runs/${encodeURIComponent(runId)}/cells/${encodeURIComponent(cellId)}/rerun`, {
+    method: "POST",
+  });
+}
