@@ -1,16 +1,32 @@
-type RunButtonProps = { onRun(): void; disabled: boolean; starting: boolean };
+type RunButtonProps = {
+  onRun(): void;
+  disabled: boolean;
+  /** A run is starting or active: the button shows a spinner and cannot start another. */
+  running: boolean;
+  /** Why the button is disabled, for its title (no model, a run already going, a history view). */
+  disabledReason?: string | null;
+};
 
-/** The Run button; Cmd/Ctrl+Enter in the editor does the same. */
-export function RunButton({ onRun, disabled, starting }: RunButtonProps) {
+/** The Run button over the editor's bottom-right corner; Cmd/Ctrl+Enter in the editor does the same. */
+export function RunButton({ onRun, disabled, running, disabledReason }: RunButtonProps) {
   return (
     <button
       type="button"
       onClick={onRun}
-      disabled={disabled}
+      disabled={disabled || running}
+      aria-busy={running}
       aria-keyshortcuts="Control+Enter Meta+Enter"
+      title={disabledReason ?? undefined}
+      data-testid="run-button"
       className="inline-flex h-9 items-center gap-2 rounded-lg bg-accent-strong pr-2.5 pl-4 text-sm font-semibold text-white shadow-sm hover:bg-accent-stronger disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-600 disabled:shadow-none"
     >
-      {starting ? "Starting…" : "Run"}
+      {running && (
+        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 animate-spin" data-testid="run-spinner">
+          <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeOpacity="0.3" strokeWidth="2" />
+          <path d="M14 8a6 6 0 0 0-6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      )}
+      {running ? "Running" : "Run"}
       <kbd aria-hidden="true" className="rounded bg-white/20 px-1.5 py-0.5 font-sans text-[11px] font-medium">
         Ctrl ↵
       </kbd>

@@ -5,17 +5,36 @@ import { useEffect, useId, useRef } from "react";
 type ModalDialogProps = {
   open: boolean;
   onClose(): void;
-  title: string;
+  title: React.ReactNode;
   children: React.ReactNode;
+  /** sm 440px (default), md 640px, lg 880px, xl 1040px; never wider than the window. */
+  size?: "sm" | "md" | "lg" | "xl";
+  /**
+   * The buttons at the bottom. Left out: one OK button that closes. Give your own (Cancel and
+   * Delete, say) or null for none (a dialog with its own close button in the content).
+   */
+  footer?: React.ReactNode | null;
+  /** Extra attributes for tests and styling of the <dialog>. */
+  testId?: string;
+  /** Text under the title that describes the dialog (aria-describedby). */
+  description?: React.ReactNode;
+};
+
+const WIDTHS = {
+  sm: "w-[min(440px,calc(100vw-32px))]",
+  md: "w-[min(640px,calc(100vw-32px))]",
+  lg: "w-[min(880px,calc(100vw-32px))]",
+  xl: "w-[min(1040px,calc(100vw-32px))]",
 };
 
 /**
  * A modal on the native <dialog>: showModal() gives the dialog role, a focus trap, Escape to
  * close and an inert page behind it, with no library.
  */
-export function ModalDialog({ open, onClose, title, children }: ModalDialogProps) {
+export function ModalDialog({ open, onClose, title, children, size = "sm", footer, testId, description }: ModalDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const descriptionId = useId();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -28,23 +47,46 @@ export function ModalDialog({ open, onClose, title, children }: ModalDialogProps
     <dialog
       ref={dialogRef}
       aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      data-testid={testId}
       onClose={onClose}
-      className="m-auto w-[min(440px,calc(100vw-32px))] rounded-xl border border-accent-line bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
+      className={`m-auto max-h-[calc(100vh-48px)] ${WIDTHS[size]} rounded-xl border border-accent-line bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-zinc-900/30`}
     >
-      <div className="p-5">
-        <h2 id={titleId} className="text-base font-semibold">
-          {title}
-        </h2>
-        <div className="mt-2 text-sm text-zinc-700">{children}</div>
-        <form method="dialog" className="mt-5 flex justify-end">
+      {open && (
+        <div className="flex max-h-[calc(100vh-48px)] flex-col p-5">
+          <h2 id={titleId} className="pr-8 text-base font-semibold">
+            {title}
+          </h2>
+          {description && (
+            <p id={descriptionId} className="mt-1 text-sm text-zinc-600">
+              {description}
+            </p>
+          )}
+          <div className="mt-2 min-h-0 flex-1 overflow-auto text-sm text-zinc-700">{children}</div>
+          {footer === undefined ? (
+            <form method="dialog" className="mt-5 flex justify-end">
+              <button
+                autoFocus
+                className="h-8 rounded-lg bg-accent-strong px-4 text-sm font-medium text-white hover:bg-accent-stronger"
+              >
+                OK
+              </button>
+            </form>
+          ) : (
+            footer !== null && <div className="mt-5 flex justify-end gap-2">{footer}</div>
+          )}
           <button
-            autoFocus
-            className="h-8 rounded-lg bg-accent-strong px-4 text-sm font-medium text-white hover:bg-accent-stronger"
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
           >
-            OK
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
+              <path d="m4 4 8 8M12 4l-8 8" strokeLinecap="round" />
+            </svg>
           </button>
-        </form>
-      </div>
+        </div>
+      )}
     </dialog>
   );
 }

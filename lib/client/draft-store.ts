@@ -6,8 +6,12 @@ import type { RunColumn } from "./run-types";
 /** The most model columns a run may have. */
 export const MAX_COLUMNS = 4;
 
-/** A dataset parsed in the browser. */
-export type LoadedDataset = { name: string; headers: string[]; rows: Record<string, string>[] };
+/**
+ * The active dataset. `id` is its row on the server (null for the rows of a reopened run that
+ * had no stored dataset); `rows` holds every row after an upload in this page, or only the first
+ * rows when it was loaded from the server, so `rowCount` is the true size.
+ */
+export type LoadedDataset = { id: string | null; name: string; headers: string[]; rowCount: number; rows: Record<string, string>[] };
 
 /** A model column in the grid header. */
 export type DraftColumn = {
@@ -47,6 +51,10 @@ type DraftActions = {
   setDataset(dataset: LoadedDataset | null): void;
   addColumn(model: { provider: string; model: string }): void;
   removeColumn(id: string): void;
+  /** Points a column at another model; its old results no longer show under it. */
+  editColumn(id: string, model: { provider: string; model: string }): void;
+  /** Replaces the columns (the setup kept on the server, on first load). */
+  setColumns(columns: Array<{ provider: string; model: string; params?: ColumnParams }>): void;
   setColumnParams(id: string, params: ColumnParams): void;
   setBudget(budget: { text?: string; mode?: BudgetMode }): void;
   /** Points the columns at a run's columns, in order (after starting or restoring a run). */
@@ -88,6 +96,22 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
     set((state) =>
       state.columns.length <= 1 ? state : { columns: state.columns.filter((column) => column.id !== id) },
     );
+  },
+
+  editColumn(id, { provider, model }) {
+    set((state) => ({
+      columns: state.columns.map((column) =>
+        column.id === id ? { ...column, id: newColumnId(), provider, model, runColumn: null } : column,
+      ),
+    }));
+  },
+
+  setColumns(columns) {
+    set({
+      columns: columns
+        .slice(0, MAX_COLUMNS)
+        .map(({ provider, model, params }) => ({ id: newColumnId(), provider, model, runColumn: null, params: params ?? {} })),
+    });
   },
 
   setColumnParams(id, params) {

@@ -9,8 +9,14 @@ export type ModelOption = { provider: string; model: string; label: string; desc
 
 /** The body of `POST /api/v1/runs` that the workbench sends. */
 export type CreateRunInput = {
-  prompt: string;
-  rows: Record<string, string>[];
+  /** The text inline (plans, the API), or the stored prompt to version and run. */
+  prompt?: string;
+  promptId?: string;
+  /** The rows inline, or a stored dataset. */
+  rows?: Record<string, string>[];
+  datasetId?: string;
+  /** A stored grader prompt that grades each cell once the model has answered. */
+  graderPromptId?: string;
   models: { provider: string; model: string; params?: Record<string, unknown> }[];
   concurrency?: number;
   datasetName?: string;

@@ -5,7 +5,7 @@ import { subscribeToRun, type ConnectionState } from "@/lib/realtime/subscribe-t
 import { changeRun, createRun, getRun, type RunAction } from "./api";
 import { useDraftStore } from "./draft-store";
 import { useRunStore } from "./run-store";
-import { isRunActive, type Cell, type CreateRunInput, type Run } from "./run-types";
+import { isRunActive, type Cell, type CreateRunInput } from "./run-types";
 
 /** What the workbench can do with runs, and how the current one is going. */
 export type RunSession = {
@@ -19,7 +19,14 @@ export type RunSession = {
   connection: ConnectionState | null;
   /** True while `?run=` is being loaded on first render. */
   restoring: boolean;
-  start(input: CreateRunInput): Promise<void>;
+  /** True when the run on screen is an earlier run opened from history: look, don't touch. */
+  readOnly: boolean;
+  /** Starts a run; `rows` are the dataset rows the grid shows while the run loads. */
+  start(input: CreateRunInput, rows?: Record<string, string>[]): Promise<void>;
+  /** Opens an earlier run read-only (from history). */
+  openHistory(runId: string): Promise<void>;
+  /** Leaves a history view for the run that was on screen before it (or none). */
+  closeHistory(): Promise<void>;
   act(action: RunAction): Promise<void>;
 };
 
@@ -27,34 +34,28 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Keeps the run id in the address bar, so a reload reopens the same run. */
-function showRunInAddressBar(runId: string) {
+/** Keeps the run id in the address bar, so a reload reopens the same run (read-only from history). */
+function showRunInAddressBar(runId: string | null, readOnly = false) {
   const url = new URL(window.location.href);
-  url.searchParams.set("run", runId);
+  if (runId) url.searchParams.set("run", runId);
+  else url.searchParams.delete("run");
+  if (readOnly) url.searchParams.set("view", "history");
+  else url.searchParams.delete("view");
   window.history.replaceState(window.history.state, "", url);
-}
-
-/** The columns, prompt and dataset of a reopened run, so the editor matches the grid. */
-function restoreDraftFromRun(run: Run) {
-  const draft = useDraftStore.getState();
-  draft.setPrompt(run.prompt);
-  draft.adoptRunColumns(run.columns);
-  const headers = [...new Set(run.rows.flatMap((row) => Object.keys(row)))];
-  // A run of a prompt without variables has one empty row and no dataset to show.
-  if (headers.length > 0) {
-    draft.setDataset({ name: run.datasetName || "Dataset of this run", headers, rows: run.rows });
-  }
 }
 
 /**
  * Starts, reopens and follows runs: creates them, loads `?run=` on first render, subscribes to
  * live updates until the run ends, and sends pause, resume and cancel.
  */
-export function useRunSession(initialRunId: string | null): RunSession {
+export function useRunSession(initialRunId: string | null, initialReadOnly = false): RunSession {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [connection, setConnection] = useState<ConnectionState | null>(null);
   const [restoring, setRestoring] = useState(initialRunId !== null);
+  const [readOnly, setReadOnly] = useState(initialRunId !== null && initialReadOnly);
+  // The run on screen before a history view opened, to go back to.
+  const beforeHistoryRef = useRef<string | null>(null);
   const stopFollowingRef = useRef<(() => void) | null>(null);
 
   const stopFollowing = useCallback(() => {
@@ -117,7 +118,7 @@ export function useRunSession(initialRunId: string | null): RunSession {
       .then((run) => {
         if (cancelled) return;
         useRunStore.getState().loadRun(run);
-        restoreDraftFromRun(run);
+        if (!initialReadOnly) useDraftStore.getState().adoptRunColumns(run.columns);
         if (isRunActive(run.status)) follow(run.id);
       })
       .catch((reason: unknown) => {
@@ -129,17 +130,19 @@ export function useRunSession(initialRunId: string | null): RunSession {
     return () => {
       cancelled = true;
     };
-  }, [initialRunId, follow]);
+  }, [initialRunId, initialReadOnly, follow]);
 
   const start = useCallback(
-    async (input: CreateRunInput) => {
+    async (input: CreateRunInput, rows?: Record<string, string>[]) => {
       setBusy(true);
       setError(null);
       try {
         const run = await createRun(input);
         stopFollowing();
+        setReadOnly(false);
+        beforeHistoryRef.current = null;
         // The 201 answer may leave out the rows and cells; we know the rows we sent.
-        useRunStore.getState().loadRun({ ...run, rows: run.rows ?? input.rows, cells: run.cells ?? [] });
+        useRunStore.getState().loadRun({ ...run, rows: run.rows ?? input.rows ?? rows ?? [], cells: run.cells ?? [] });
         useDraftStore.getState().adoptRunColumns(run.columns);
         showRunInAddressBar(run.id);
         follow(run.id);
@@ -166,7 +169,53 @@ export function useRunSession(initialRunId: string | null): RunSession {
     }
   }, []);
 
+  const openHistory = useCallback(
+    async (runId: string) => {
+      setBusy(true);
+      setError(null);
+      try {
+        const run = await getRun({ id: runId });
+        const current = useRunStore.getState().run;
+        if (!readOnly) beforeHistoryRef.current = current?.id ?? null;
+        stopFollowing();
+        useRunStore.getState().loadRun(run);
+        setReadOnly(true);
+        showRunInAddressBar(run.id, true);
+        // An earlier run may still be going (paused, say): its cells keep arriving.
+        if (isRunActive(run.status)) follow(run.id);
+      } catch (reason) {
+        setError(`Could not open run ${runId}: ${messageOf(reason)}`);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [follow, stopFollowing, readOnly],
+  );
+
+  const closeHistory = useCallback(async () => {
+    const previous = beforeHistoryRef.current;
+    beforeHistoryRef.current = null;
+    stopFollowing();
+    setReadOnly(false);
+    if (!previous) {
+      useRunStore.getState().reset();
+      showRunInAddressBar(null);
+      return;
+    }
+    try {
+      const run = await getRun({ id: previous });
+      useRunStore.getState().loadRun(run);
+      useDraftStore.getState().adoptRunColumns(run.columns);
+      showRunInAddressBar(run.id);
+      if (isRunActive(run.status)) follow(run.id);
+    } catch (reason) {
+      useRunStore.getState().reset();
+      showRunInAddressBar(null);
+      setError(`Could not reopen run ${previous}: ${messageOf(reason)}`);
+    }
+  }, [follow, stopFollowing]);
+
   const clearError = useCallback(() => setError(null), []);
 
-  return { busy, error, showError: setError, clearError, connection, restoring, start, act };
+  return { busy, error, showError: setError, clearError, connection, restoring, readOnly, start, act, openHistory, closeHistory };
 }
