@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { detectVariables } from "@/lib/core/template";
 import { MAX_COLUMNS, useDraftStore, type DraftColumn } from "@/lib/client/draft-store";
 import { datasetFit, graderFit } from "@/lib/client/dataset-fit";
@@ -65,6 +65,12 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   const readOnly = session.readOnly;
 
   const [metric, setMetric] = useState<MetricView>("grade");
+  // The stored view mode is applied after the first render; animate only changes after that.
+  const [animatePanels, setAnimatePanels] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setAnimatePanels(true));
+    return () => cancelAnimationFrame(frame);
+  }, []);
   const [validationProblem, setValidationProblem] = useState<RunValidationProblem | null>(null);
 
   const variables = useMemo(() => detectVariables(prompt), [prompt]);
@@ -160,6 +166,11 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
         ? "A run is active: one run at a time"
         : null;
   const headers = dataset?.headers ?? null;
+  // Columns the grader reads are used too, so they are not listed as unused.
+  const fitVariables = useMemo(
+    () => (grader ? [...new Set([...variables, ...detectVariables(grader.text).filter((name) => name !== OUTPUT_VARIABLE)])] : variables),
+    [grader, variables],
+  );
   const fit = activePrompt?.type === "grader" ? graderFit(variables, headers, OUTPUT_VARIABLE) : datasetFit(variables, headers);
   const focus = viewMode === "focus";
 
@@ -173,7 +184,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           aria-labelledby="prompt-heading"
           data-testid="editor-panel"
           style={{ width: focus ? "65%" : "30%" }}
-          className="panel-spring flex min-w-[320px] shrink-0 flex-col gap-3 overflow-y-auto border-r border-zinc-200 p-4"
+          className={`${animatePanels ? "panel-spring" : ""} flex min-w-[320px] shrink-0 flex-col gap-3 overflow-y-auto border-r border-zinc-200 p-4`}
         >
           <h2 id="prompt-heading" className="sr-only">
             Prompt
@@ -241,7 +252,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
             <VariableChips names={variables} missing={fit.missing} />
             {dataset && (
               <DatasetFitNote
-                variables={variables}
+                variables={fitVariables}
                 headers={dataset.headers}
                 datasetName={dataset.name}
                 outputName={activePrompt?.type === "grader" ? OUTPUT_VARIABLE : undefined}
@@ -257,7 +268,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           </section>
 
           {!readOnly && (
-            <details className="group rounded-lg border border-zinc-200 bg-white px-3 py-2" data-testid="plan-details">
+            <details open className="group rounded-lg border border-zinc-200 bg-white px-3 py-2" data-testid="plan-details">
               <summary className="cursor-pointer text-xs font-semibold tracking-wide text-zinc-600 uppercase">
                 Plan and budget
               </summary>
@@ -323,6 +334,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
                 gradeMode={gradeMode}
                 runActive={runActive}
                 readOnly={readOnly}
+                emptyState={!run && gridRows.length === 0 ? <EmptyResults /> : null}
               />
             )}
           </div>
@@ -336,6 +348,22 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
         onClose={() => setValidationProblem(null)}
       />
       <Toaster />
+    </div>
+  );
+}
+
+function EmptyResults() {
+  return (
+    <div className="mt-4 max-w-[620px] rounded-lg border border-dashed border-accent-line bg-white px-5 py-4 text-sm text-zinc-700">
+      <p className="font-medium text-zinc-900">Results appear here, cell by cell, as each call finishes.</p>
+      <ol className="mt-2 list-decimal space-y-1 pl-5">
+        <li>
+          Write a prompt; <code className="font-mono text-accent-strong">{"{{variables}}"}</code> are filled from each
+          dataset row.
+        </li>
+        <li>Upload a CSV or JSON dataset whose columns match the variables (a prompt without variables runs once).</li>
+        <li>Add up to {MAX_COLUMNS} models with +, then press Run (Ctrl+Enter).</li>
+      </ol>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { createServer, type AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { openFreshWorkbench } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 // The server's database is shared by every spec of a Playwright run: remove the keys saved here.
@@ -17,10 +18,10 @@ async function closedPort(): Promise<number> {
 }
 
 async function openPicker(page: Page) {
+  await openFreshWorkbench(page, { text: "Pick a model." });
   const workbench = new WorkbenchPage(page);
-  await workbench.open();
   await workbench.addModelButton.click();
-  const picker = page.getByRole("dialog", { name: "Choose a model" });
+  const picker = page.getByRole("dialog", { name: "Add a model" });
   await expect(picker).toBeVisible();
   return { workbench, picker };
 }

@@ -20,7 +20,7 @@ export class WorkbenchPage {
 
   constructor(readonly page: Page) {
     this.editor = page.getByRole("textbox", { name: "Prompt" });
-    this.runButton = page.getByRole("button", { name: "Run", exact: true });
+    this.runButton = page.getByTestId("run-button");
     this.addModelButton = page.getByRole("button", { name: "Add model" });
     this.uploadInput = page.getByLabel("Upload dataset");
     this.progress = page.getByTestId("run-progress");
@@ -29,8 +29,18 @@ export class WorkbenchPage {
 
   async open(query = "") {
     await this.page.goto(`/${query}`);
-    // The first column appears once the model list has loaded.
+    // The first column appears once the setup has loaded.
     await expect(this.page.getByRole("columnheader", { name: /mock \/ / }).first()).toBeVisible();
+  }
+
+  /** Switches what every cell badge and the summary row show, e.g. to "Tokens". */
+  async showMetric(name: "Grade" | "Tokens" | "Cost" | "Latency") {
+    const pill = this.page.getByTestId("metric-pill");
+    for (let step = 0; step < 4; step++) {
+      if ((await pill.getAttribute("aria-label"))?.startsWith(`Metric: ${name}.`)) return;
+      await pill.click();
+    }
+    await expect(pill).toHaveAttribute("aria-label", new RegExp(`^Metric: ${name}\\.`));
   }
 
   /** Replaces the prompt text, as if typed. */
@@ -47,7 +57,7 @@ export class WorkbenchPage {
 
   async addModel(name: string) {
     await this.addModelButton.click();
-    await this.page.getByRole("dialog", { name: "Choose a model" }).getByRole("button", { name }).click();
+    await this.page.getByRole("dialog", { name: "Add a model" }).getByRole("button", { name }).click();
   }
 
   /** Presses Ctrl+Enter in the editor and waits for the run's id in the address bar. */

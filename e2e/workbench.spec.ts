@@ -1,22 +1,23 @@
 import { expect, test } from "@playwright/test";
+import { openFreshWorkbench } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 test.describe("workbench", () => {
-  test("starts empty, with one model column and every control reachable by Tab", async ({ page }) => {
+  test("opens the server's setup with one model column, and every control is reachable by Tab", async ({ page }) => {
+    await openFreshWorkbench(page, { text: "Describe {{city}}." });
     const workbench = new WorkbenchPage(page);
-    await workbench.open();
 
     await expect(page.getByRole("columnheader", { name: "Row" })).toBeVisible();
     await expect(page.getByRole("columnheader", { name: /mock \/ echo/ })).toBeVisible();
     // A run needs at least one model, so the only column cannot be removed.
-    await expect(page.getByRole("button", { name: "Remove column 1" })).toBeHidden();
+    await expect(page.getByRole("button", { name: /^Remove column 1/ })).toBeHidden();
     await expect(page.getByText("Results appear here")).toBeVisible();
     await saveScreenshot(page, "empty");
 
     // Walk the page with Tab and note what gets focus.
     const reached = new Set<string>();
     await page.locator("body").click({ position: { x: 5, y: 5 } });
-    for (let step = 0; step < 12; step++) {
+    for (let step = 0; step < 24; step++) {
       await page.keyboard.press("Tab");
       reached.add(
         await page.evaluate(() => {
@@ -25,40 +26,10 @@ test.describe("workbench", () => {
         }),
       );
     }
-    for (const name of ["Prompt", "Upload dataset", "Add model"]) expect(reached).toContain(name);
+    for (const name of ["Prompt", "Prompts", "Upload dataset", "Grader", "Add model"]) expect(reached).toContain(name);
     expect([...reached].some((name) => name.startsWith("Run"))).toBe(true);
-  });
-
-  test("highlights variables as chips and blocks Run with a dialog naming the missing ones", async ({ page }) => {
-    const workbench = new WorkbenchPage(page);
-    await workbench.open();
-    await workbench.writePrompt("Describe {{city}} in the style of {{author}}.");
-
-    const chips = page.getByRole("list", { name: "Detected variables" });
-    await expect(chips.getByRole("listitem")).toHaveText(["{{city}}", "{{author}}"]);
-    await expect(page.locator(".cm-template-variable").first()).toHaveCSS("color", "rgb(134, 133, 239)");
-
-    // No dataset at all: every variable is missing.
-    await workbench.editor.click();
-    await page.keyboard.press("Control+Enter");
-    const dialog = page.getByRole("dialog", { name: "The run can't start yet" });
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByRole("listitem")).toHaveText(["{{city}}", "{{author}}"]);
-    await expect(dialog).toContainText("no dataset is loaded");
-    await saveScreenshot(page, "validation-dialog");
-    await dialog.getByRole("button", { name: "OK" }).click();
-    await expect(dialog).toBeHidden();
-    expect(new URL(page.url()).searchParams.get("run")).toBeNull();
-
-    // A dataset without an "author" column: only that one is missing.
-    await workbench.uploadDataset("cities.csv");
-    await expect(page.getByTestId("dataset-summary")).toContainText("cities.csv");
-    await workbench.runButton.click();
-    await expect(dialog).toBeVisible();
-    await expect(dialog.getByRole("listitem")).toHaveText(["{{author}}"]);
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-    expect(new URL(page.url()).searchParams.get("run")).toBeNull();
+    expect([...reached].some((name) => name.startsWith("Metric: Grade"))).toBe(true);
+    await expect(workbench.editor).toHaveText("Describe {{city}}.");
   });
 
   test("shows a dataset parse error in an alert", async ({ page }) => {
@@ -74,16 +45,15 @@ test.describe("workbench", () => {
   });
 
   test("runs a CSV over two models, filling cells in as they finish, with output as text", async ({ page }) => {
+    await openFreshWorkbench(page, { text: "Tell me about {{city}}.\nContext: {{description}}" });
     const workbench = new WorkbenchPage(page);
-    await workbench.open();
-    await workbench.writePrompt("Tell me about {{city}}.\nContext: {{description}}");
 
     // BOM, a quoted comma and a quoted newline: three rows, two columns.
     await workbench.uploadDataset("cities.csv");
     const summary = page.getByTestId("dataset-summary");
     await expect(summary).toContainText("cities.csv");
     await expect(summary).toContainText("3 rows");
-    await expect(summary).toContainText("Columns: city, description");
+    await expect(summary).toContainText("city, description");
 
     await workbench.addModel("mock / fast");
     await expect(page.getByRole("columnheader", { name: /mock \/ fast/ })).toBeVisible();
@@ -91,11 +61,11 @@ test.describe("workbench", () => {
 
     await workbench.runWithKeyboard();
     await workbench.expectDone(6);
-    await expect(page.getByRole("status")).toHaveText("Completed");
+    await expect(page.getByTestId("run-status")).toHaveText("Completed");
 
     for (const row of [1, 2, 3]) {
-      await expect(workbench.cell(row, "mock / echo")).toHaveAccessibleName(`Row ${row}, mock / echo: ok`);
-      await expect(workbench.cell(row, "mock / fast")).toHaveAccessibleName(`Row ${row}, mock / fast: ok`);
+      await expect(workbench.cell(row, "mock / echo")).toHaveAccessibleName(new RegExp(`^Row ${row}, mock / echo: ok`));
+      await expect(workbench.cell(row, "mock / fast")).toHaveAccessibleName(new RegExp(`^Row ${row}, mock / fast: ok`));
     }
     // The mock echoes its input, so each row's values come back in its cells.
     await expect(workbench.cell(1, "mock / fast")).toContainText("Capital of France, on the Seine");
@@ -104,9 +74,11 @@ test.describe("workbench", () => {
     const boldRow = workbench.cell(3, "mock / echo");
     await expect(boldRow).toContainText("<b>bold</b>");
     await expect(workbench.grid.locator("b")).toHaveCount(0);
-    // Tokens "in | out" and latency.
-    await expect(boldRow).toContainText(/\d+(\.\d)?k? \| \d+(\.\d)?k?/);
-    await expect(boldRow).toContainText(/\d+ ms|\d+\.\d s/);
+    // Tokens "in | out" and latency, each in its metric view.
+    await workbench.showMetric("Tokens");
+    await expect(boldRow.getByTestId("cell-badge")).toHaveText(/^~?\d+(\.\d)?k? \| ~?\d+(\.\d)?k?$/);
+    await workbench.showMetric("Latency");
+    await expect(boldRow.getByTestId("cell-badge")).toHaveText(/\d+ ms|\d+(\.\d)? s/);
     await saveScreenshot(page, "completed");
 
     // Arrow keys move between cells.
@@ -118,71 +90,63 @@ test.describe("workbench", () => {
   });
 
   test("runs a prompt without variables once, with no dataset", async ({ page }) => {
+    await openFreshWorkbench(page, { text: "Say hello." });
     const workbench = new WorkbenchPage(page);
-    await workbench.open();
-    await workbench.writePrompt("Say hello.");
     await workbench.runButton.click();
     await expect(page).toHaveURL(/[?&]run=/);
     await workbench.expectDone(1);
-    await expect(workbench.cell(1, "mock / echo")).toHaveAccessibleName("Row 1, mock / echo: ok");
+    await expect(workbench.cell(1, "mock / echo")).toHaveAccessibleName(/^Row 1, mock \/ echo: ok/);
     await expect(workbench.cell(1, "mock / echo")).toContainText("Say hello.");
-    await expect(workbench.grid.getByRole("row")).toHaveCount(2);
+    // The header, one row and the summary row.
+    await expect(workbench.grid.getByRole("row")).toHaveCount(3);
   });
 
   test("a run survives a reload: the page reopens it and catches up", async ({ page }) => {
+    const text = "Write a postcard from {{city}}.";
+    await openFreshWorkbench(page, { text, rows: cities(24), columns: [{ provider: "mock", model: "slow" }] });
     const workbench = new WorkbenchPage(page);
-    await workbench.open();
-    await workbench.writePrompt("Write a postcard from {{city}}.");
-    await workbench.uploadDataset("twenty-four-cities.csv");
-    await workbench.addModel("mock / slow");
-    await page.getByRole("button", { name: "Remove column 1" }).click();
-    await expect(page.getByRole("columnheader", { name: /mock \/ slow/ })).toBeVisible();
 
     await workbench.runWithKeyboard();
     const runUrl = page.url();
     // 24 calls of about 2 s, 8 at a time: about 6 s, so the run is still going when we reload.
     await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
-    await expect(workbench.cell(24, "mock / slow")).toHaveAccessibleName(/: (queued|running)$/);
+    await expect(workbench.cell(24, "mock / slow")).toHaveAccessibleName(/: (queued|running)/);
     await saveScreenshot(page, "running");
 
     await page.reload();
     expect(page.url()).toBe(runUrl);
     // The prompt, the column and the rows come back from the server, and the run is still live.
-    await expect(workbench.editor).toHaveText("Write a postcard from {{city}}.");
+    await expect(workbench.editor).toHaveText(text);
     await expect(page.getByRole("columnheader", { name: /mock \/ slow/ })).toBeVisible();
-    await expect(workbench.grid.getByRole("row")).toHaveCount(25);
+    await expect(workbench.grid.getByRole("row")).toHaveCount(26);
     await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
-    await expect(workbench.cell(24, "mock / slow")).toHaveAccessibleName(/: (queued|running)$/);
+    await expect(workbench.cell(24, "mock / slow")).toHaveAccessibleName(/: (queued|running)/);
 
     await workbench.expectDone(24);
-    await expect(page.getByRole("status")).toHaveText("Completed");
+    await expect(page.getByTestId("run-status")).toHaveText("Completed");
     for (let row = 1; row <= 24; row++) {
-      await expect(workbench.cell(row, "mock / slow")).toHaveAccessibleName(`Row ${row}, mock / slow: ok`);
+      await expect(workbench.cell(row, "mock / slow")).toHaveAccessibleName(new RegExp(`^Row ${row}, mock / slow: ok`));
     }
-    await expect(workbench.cell(24, "mock / slow")).toContainText("Zagreb");
+    await expect(workbench.cell(24, "mock / slow")).toContainText("City 24");
     await expect(page.getByRole("button", { name: "Pause" })).toBeHidden();
   });
 
   test("pause, resume and cancel a run", async ({ page }) => {
+    await openFreshWorkbench(page, { text: "A fact about {{city}}.", rows: cities(12), columns: [{ provider: "mock", model: "slow" }] });
     const workbench = new WorkbenchPage(page);
-    await workbench.open();
-    await workbench.writePrompt("A fact about {{city}}.");
-    await workbench.uploadDataset("twelve-cities.csv");
-    await workbench.addModel("mock / slow");
-    await page.getByRole("button", { name: "Remove column 1" }).click();
 
     await workbench.runWithKeyboard();
     await page.getByRole("button", { name: "Pause" }).click();
-    await expect(page.getByRole("status")).toHaveText("Paused");
+    await expect(page.getByTestId("run-status")).toHaveText("Paused");
     await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
     // Run stays disabled while the run is active, even when paused.
     await expect(workbench.runButton).toBeDisabled();
 
     await page.getByRole("button", { name: "Resume" }).click();
-    await expect(page.getByRole("status")).toHaveText(/Running|Queued/);
+    await expect(page.getByTestId("run-status")).toHaveText(/Running|Queued/);
     await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
     await workbench.expectDone(12);
-    await expect(page.getByRole("status")).toHaveText("Completed");
+    await expect(page.getByTestId("run-status")).toHaveText("Completed");
 
     // A second run, cancelled: unfinished cells end as cancelled and controls go away. The prompt
     // changes first: the same prompt again would be answered from the cache at once.
@@ -190,13 +154,18 @@ test.describe("workbench", () => {
     await workbench.runButton.click();
     await expect(page.getByRole("button", { name: "Cancel" })).toBeVisible();
     await page.getByRole("button", { name: "Cancel" }).click();
-    await expect(page.getByRole("status")).toHaveText("Cancelled");
+    await expect(page.getByTestId("run-status")).toHaveText("Cancelled");
     await expect(page.getByRole("button", { name: "Cancel" })).toBeHidden();
-    const cancelledCell = page.getByRole("group", { name: /mock \/ slow: cancelled$/ }).first();
+    const cancelledCell = page.getByRole("group", { name: /mock \/ slow: cancelled/ }).first();
     await expect(cancelledCell).toBeVisible();
     await cancelledCell.scrollIntoViewIfNeeded();
-    await expect(page.getByRole("group", { name: /: (queued|running)$/ })).toHaveCount(0);
+    await expect(page.getByRole("group", { name: /: (queued|running)/ })).toHaveCount(0);
     await saveScreenshot(page, "cancelled");
     await expect(workbench.runButton).toBeEnabled();
   });
 });
+
+/** Rows of a one-column dataset: City 1, City 2, ... */
+function cities(count: number): Record<string, string>[] {
+  return Array.from({ length: count }, (_, index) => ({ city: `City ${index + 1}` }));
+}

@@ -2,15 +2,21 @@
 
 import { useId, useState } from "react";
 import { ApiError } from "@/lib/client/api";
-import { MAX_DATASET_ROWS, uploadDataset } from "@/lib/client/datasets-api";
+import { uploadDatasetBlob } from "@/lib/client/datasets-api";
 import type { LoadedDataset } from "@/lib/client/draft-store";
-import { parseDatasetFile } from "@/lib/client/parse-dataset-in-worker";
+import { prepareDatasetUpload } from "@/lib/client/parse-dataset-in-worker";
 import { showToast } from "@/lib/client/toast-store";
 import { pillBaseClassName } from "@/components/toolbar/pill-class-name";
 import { describeUploadFailure, describeUploadSuccess, tooManyRowsMessage } from "./describe-upload";
 
+/**
+ * Rows of an upload the page keeps (all of a file this size or smaller). A larger dataset is
+ * held like one loaded from the server: its first rows for the preview, the rest stay stored.
+ */
+const ROWS_KEPT_IN_PAGE = 1_000;
+
 type DatasetUploadButtonProps = {
-  /** The stored dataset, with all of its rows. */
+  /** The stored dataset, with all of its rows up to ROWS_KEPT_IN_PAGE, else the first ones. */
   onLoaded(dataset: LoadedDataset & { id: string }): void;
   /** Called with the message the error toast shows, for callers that also want it. */
   onError?(message: string): void;
@@ -19,7 +25,7 @@ type DatasetUploadButtonProps = {
 
 /**
  * "Upload dataset": a real file input (reachable with Tab, announced as a button) dressed as a
- * pill. The file is parsed in a Web Worker, stored on the server, then handed to onLoaded; a
+ * pill. The file is parsed (and its upload body written) in a Web Worker, stored on the server, then handed to onLoaded; a
  * toast says how it went.
  */
 export function DatasetUploadButton({ onLoaded, onError, disabled = false }: DatasetUploadButtonProps) {
@@ -29,9 +35,10 @@ export function DatasetUploadButton({ onLoaded, onError, disabled = false }: Dat
   async function handleFile(file: File) {
     setBusy(true);
     try {
-      const { headers, rows } = await parseDatasetFile(file);
-      if (rows.length > MAX_DATASET_ROWS) throw new Error(tooManyRowsMessage(file.name, rows.length));
-      const stored = await uploadDataset({ name: file.name, headers, rows });
+      // Parsed, and the upload body written, in a worker: the page only sends it.
+      const { headers, rowCount, rows, body } = await prepareDatasetUpload(file, { keepRows: ROWS_KEPT_IN_PAGE });
+      if (body === null) throw new Error(tooManyRowsMessage(file.name, rowCount));
+      const stored = await uploadDatasetBlob(body);
       onLoaded({ id: stored.id, name: stored.name, headers, rowCount: stored.rowCount, rows });
       showToast({ kind: "success", message: describeUploadSuccess(stored.name, stored.rowCount, headers.length) });
     } catch (error) {

@@ -35,6 +35,9 @@ export function PromptHeader({
   onDelete,
 }: PromptHeaderProps) {
   const [pendingDelete, setPendingDelete] = useState<PromptItem | null>(null);
+  // While the name is being edited, the save state steps aside: a 30% panel leaves the field
+  // about 150px otherwise, too little to read a name of twenty characters.
+  const [renaming, setRenaming] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   // The dialog reports one close up to twice (cancel, then close); only the first returns focus,
   // or a late second one would pull focus out of whatever the user opened next.
@@ -57,7 +60,7 @@ export function PromptHeader({
     <div className="relative flex h-8 min-w-0 items-center gap-1.5">
       {active ? (
         <>
-          <PromptNameField key={active.id} name={active.name} onRename={onRename} />
+          <PromptNameField key={active.id} name={active.name} onRename={onRename} onEditingChange={setRenaming} />
           <span
             data-testid="prompt-version"
             title={`Version ${active.versionCounter}: goes up on Run when the text changed since the last run; a rename starts again at v1`}
@@ -81,7 +84,7 @@ export function PromptHeader({
       <p
         aria-live="polite"
         data-testid="prompt-save-state"
-        className={`ml-auto shrink-0 truncate pl-2 text-xs ${saveState.status === "error" ? "max-w-[50%] text-red-700" : "text-zinc-500"}`}
+        className={`ml-auto shrink-0 truncate pl-2 text-xs ${renaming ? "sr-only" : ""} ${saveState.status === "error" ? "max-w-[50%] text-red-700" : "text-zinc-500"}`}
         title={saveState.status === "error" ? saveState.message : undefined}
       >
         {saveState.status === "error" ? saveState.message : SAVE_LABELS[saveState.status]}

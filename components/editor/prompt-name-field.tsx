@@ -9,10 +9,12 @@ type PromptNameFieldProps = {
   name: string;
   /** Called with the trimmed new name, only when it differs (a rename restarts the version at v1). */
   onRename(name: string): void;
+  /** The inline field opened or closed (the header gives it more room while it is open). */
+  onEditingChange?(editing: boolean): void;
 };
 
 /** The prompt's name; click it, or press Enter or F2 on it, to rename it inline. */
-export function PromptNameField({ name, onRename }: PromptNameFieldProps) {
+export function PromptNameField({ name, onRename, onEditingChange }: PromptNameFieldProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(name);
   const [error, setError] = useState<string | null>(null);
@@ -23,6 +25,15 @@ export function PromptNameField({ name, onRename }: PromptNameFieldProps) {
   const refocusName = useRef(false);
   const hintId = useId();
   const errorId = useId();
+
+  // Closing the field, or unmounting it while open (another prompt opened), ends the edit.
+  useEffect(() => {
+    if (!editing) return;
+    onEditingChange?.(true);
+    return () => onEditingChange?.(false);
+    // Only the change of `editing` is news to the header.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editing]);
 
   useEffect(() => {
     if (editing) inputRef.current?.select();

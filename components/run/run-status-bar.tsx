@@ -48,6 +48,7 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
     <div className="flex min-w-0 items-center gap-3">
       <span
         role="status"
+        data-testid="run-status"
         className={`inline-flex h-6 shrink-0 items-center rounded-full border px-2.5 text-xs font-medium ${STATUS_STYLES[status]}`}
       >
         {STATUS_LABELS[status]}

@@ -1,16 +1,55 @@
 // Parses an uploaded dataset file off the main thread. The parser is lib/formats/parse-dataset.ts
 // either way; its DatasetParseError (file, row and fix) reaches the caller unchanged.
 import { parseDatasetText, type ParsedDataset } from "@/lib/formats/parse-dataset";
+import { MAX_DATASET_ROWS, datasetUploadBlob } from "./datasets-api";
 import { describeReadFailure, fromWorkerFailure, type ParseRequest, type ParseResponse } from "./dataset-worker-messages";
+
+/** Page to worker: parse, and with `upload` also write the POST body and send back only the first rows. */
+export type UploadRequest = ParseRequest & { upload?: { keepRows: number } };
+
+/** Worker to page, after the rows of an upload request: the sizes and the body (null when over the cap). */
+export type UploadResponse = { type: "prepared"; headers: string[]; rowCount: number; body: Blob | null };
+
+/** A file ready to store: its columns, row count, first rows and the POST body. */
+export type PreparedUpload = {
+  headers: string[];
+  rowCount: number;
+  /** The first `keepRows` rows (all of them in a smaller file). */
+  rows: Record<string, string>[];
+  /** The body of POST /api/v1/datasets; null when the file has more rows than a dataset may hold. */
+  body: Blob | null;
+};
 
 /**
  * Reads and parses a CSV or JSON file in a Web Worker. Throws a DatasetParseError for a file
  * that is not a valid dataset, or an Error naming the file when it cannot be read. Parses on the
  * main thread only where there is no Worker, or the worker script fails to start.
  */
-export function parseDatasetFile(file: File): Promise<ParsedDataset> {
-  if (typeof Worker === "undefined") return parseOnMainThread(file);
-  return new Promise<ParsedDataset>((resolve, reject) => {
+export async function parseDatasetFile(file: File): Promise<ParsedDataset> {
+  const answer = await inWorker(file, undefined);
+  if (answer === null) return parseOnMainThread(file);
+  return { headers: answer.headers, rows: answer.rows };
+}
+
+/**
+ * Parses a file and writes its upload body, both in a Web Worker, and answers the first
+ * `keepRows` rows: the page never holds or serializes the rest, so a 50 MB file costs it one
+ * message of rows. Falls back to the main thread as parseDatasetFile does.
+ */
+export async function prepareDatasetUpload(file: File, { keepRows }: { keepRows: number }): Promise<PreparedUpload> {
+  const answer = await inWorker(file, { keepRows });
+  if (answer !== null && answer.prepared) return { ...answer.prepared, rows: answer.rows };
+  const { headers, rows } = await parseOnMainThread(file);
+  const body = rows.length > MAX_DATASET_ROWS ? null : await datasetUploadBlob({ name: file.name, headers, rows });
+  return { headers, rowCount: rows.length, rows: rows.slice(0, keepRows), body };
+}
+
+type WorkerAnswer = { headers: string[]; rows: Record<string, string>[]; prepared: Omit<UploadResponse, "type"> | null };
+
+/** The worker's answer, or null when there is no worker to ask (the caller parses on this thread). */
+function inWorker(file: File, upload: UploadRequest["upload"]): Promise<WorkerAnswer | null> {
+  if (typeof Worker === "undefined") return Promise.resolve(null);
+  return new Promise<WorkerAnswer | null>((resolve, reject) => {
     let worker: Worker;
     try {
       // This exact form (a literal URL next to import.meta.url) is what Turbopack and webpack
@@ -18,12 +57,12 @@ export function parseDatasetFile(file: File): Promise<ParsedDataset> {
       // classic worker whatever the type says; nothing here depends on module semantics.
       worker = new Worker(new URL("./dataset-parser.worker.ts", import.meta.url), { type: "module" });
     } catch {
-      resolve(parseOnMainThread(file));
+      resolve(null);
       return;
     }
     const rows: Record<string, string>[] = [];
     let heardBack = false;
-    worker.onmessage = (event: MessageEvent<ParseResponse>) => {
+    worker.onmessage = (event: MessageEvent<ParseResponse | UploadResponse>) => {
       heardBack = true;
       const message = event.data;
       if (message.type === "rows") {
@@ -31,8 +70,11 @@ export function parseDatasetFile(file: File): Promise<ParsedDataset> {
         return;
       }
       worker.terminate();
-      if (message.type === "done") resolve({ headers: message.headers, rows });
-      else reject(fromWorkerFailure(message.failure));
+      if (message.type === "done") resolve({ headers: message.headers, rows, prepared: null });
+      else if (message.type === "prepared") {
+        const { headers, rowCount, body } = message;
+        resolve({ headers, rows, prepared: { headers, rowCount, body } });
+      } else reject(fromWorkerFailure(message.failure));
     };
     // An error event (not a "failed" message) means the worker itself did not run: its script
     // failed to load or evaluate. Parsing on this thread still gets the person their dataset.
@@ -40,13 +82,13 @@ export function parseDatasetFile(file: File): Promise<ParsedDataset> {
       event.preventDefault();
       worker.terminate();
       if (heardBack) reject(new Error(describeReadFailure(file.name, event.message || "the parser stopped")));
-      else resolve(parseOnMainThread(file));
+      else resolve(null);
     };
     worker.onmessageerror = () => {
       worker.terminate();
       reject(new Error(describeReadFailure(file.name, "the parsed rows could not be passed back")));
     };
-    worker.postMessage({ file, name: file.name } satisfies ParseRequest);
+    worker.postMessage({ file, name: file.name, upload } satisfies UploadRequest);
   });
 }
 

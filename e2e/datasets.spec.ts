@@ -1,0 +1,143 @@
+import { expect, test, type Page } from "@playwright/test";
+import { WorkbenchPage, saveScreenshot } from "./workbench-page";
+import { openFreshWorkbench, uniqueName } from "./helpers/workbench-setup";
+
+// Datasets from the toolbar: upload (spinner, toast, summary), preview of the first 50 rows, a
+// broken file's error toast, JSON, and the choice kept on the server across a reload.
+
+/** A CSV file of `count` rows (id, city, note), made in memory: "city-1" ... "city-N". */
+function citiesCsv(count: number): string {
+  const lines = ["id,city,note"];
+  for (let index = 1; index <= count; index += 1) lines.push(`${index},city-${index},"note ${index}, with a comma"`);
+  return lines.join("\n") + "\n";
+}
+
+function csvFile(name: string, text: string) {
+  return { name, mimeType: "text/csv", buffer: Buffer.from(text) };
+}
+
+/** The dataset the server keeps as the workbench's active one. */
+async function activeDatasetId(page: Page): Promise<string | null> {
+  const response = await page.request.get("/api/v1/workbench");
+  expect(response.ok()).toBe(true);
+  return ((await response.json()) as { datasetId: string | null }).datasetId;
+}
+
+test.describe("datasets", () => {
+  test("uploading a CSV shows a spinner, then a toast that leaves after about 3 s, and the summary", async ({ page }) => {
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Describe {{city}}." });
+    const name = `${uniqueName("cities").replaceAll(" ", "-")}.csv`;
+
+    // Hold the upload at the server's door so the busy pill can be seen, then let it through.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/v1/datasets", async (route) => {
+      if (route.request().method() === "POST") await released;
+      await route.continue();
+    });
+
+    await workbench.uploadInput.setInputFiles(csvFile(name, citiesCsv(120)));
+    const busyPill = page.locator("label[aria-busy=true]");
+    await expect(busyPill).toHaveText("Uploading dataset…");
+    await expect(busyPill.locator("svg.animate-spin")).toBeVisible();
+    await expect(page.getByLabel("Uploading dataset…")).toBeDisabled();
+
+    release();
+    const toast = page.getByTestId("toast").filter({ hasText: name });
+    await expect(toast).toHaveText(`Loaded ${name}: 120 rows, 3 columns`);
+    const shownAt = Date.now();
+    await expect(toast).toHaveAttribute("data-kind", "success");
+    await expect(toast).toHaveRole("status");
+    await expect(page.getByLabel("Upload dataset")).toBeEnabled();
+    await expect(page.locator("label[aria-busy=true]")).toHaveCount(0);
+    await saveScreenshot(page, "upload-toast");
+
+    const summary = page.getByTestId("dataset-summary");
+    await expect(summary).toContainText(name);
+    await expect(summary).toContainText("120 rows");
+    await expect(summary).toContainText("Columns: id, city, note");
+
+    // The toast leaves by itself after about 3 s (the pointer is not on it).
+    await expect(toast).toBeHidden({ timeout: 6_000 });
+    const shownFor = Date.now() - shownAt;
+    expect(shownFor).toBeGreaterThan(2_300);
+    expect(shownFor).toBeLessThan(5_000);
+  });
+
+  test("Preview shows the first 50 of 120 rows as text", async ({ page }) => {
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Describe {{city}}." });
+    const name = `${uniqueName("preview").replaceAll(" ", "-")}.csv`;
+    // A value that would be markup if it were rendered as HTML.
+    const text = citiesCsv(120).replace("1,city-1,", "1,<b>city-1</b>,");
+    await workbench.uploadInput.setInputFiles(csvFile(name, text));
+    await expect(page.getByTestId("dataset-summary")).toContainText(name);
+    await page.getByRole("button", { name: "Dismiss notification" }).click();
+
+    await page.getByRole("button", { name: `Preview ${name}` }).click();
+    const dialog = page.getByTestId("dataset-preview-dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toHaveAccessibleName(name);
+    await expect(dialog).toHaveAccessibleDescription("First 50 of 120 rows");
+    const table = dialog.getByRole("table", { name: "First 50 of 120 rows" });
+    await expect(table.getByRole("columnheader")).toHaveText(["Row", "id", "city", "note"]);
+    // 50 body rows plus the header row.
+    await expect(table.getByRole("row")).toHaveCount(51);
+    await expect(table.getByRole("row").nth(1)).toHaveText(["1", "1", "<b>city-1</b>", "note 1, with a comma"].join(""));
+    await expect(table.getByRole("row").last()).toContainText("city-50");
+    await expect(table).not.toContainText("city-51");
+    await expect(dialog.locator("b")).toHaveCount(0);
+    await saveScreenshot(page, "dataset-preview");
+
+    await dialog.getByRole("button", { name: "OK" }).click();
+    await expect(dialog).toBeHidden();
+  });
+
+  test("a broken CSV gives an error toast naming the file, the row and the fix", async ({ page }) => {
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Describe {{city}}." });
+    const before = await activeDatasetId(page);
+
+    await workbench.uploadInput.setInputFiles(csvFile("broken-cities.csv", "city,country\nParis,France\nLyon,France,extra\nNice,France\n"));
+    const toast = page.getByTestId("toast").filter({ hasText: "broken-cities.csv" });
+    await expect(toast).toHaveAttribute("data-kind", "error");
+    await expect(toast).toHaveRole("alert");
+    await expect(toast).toHaveText("broken-cities.csv, row 3: row has 3 fields but the header has 2. Quote values that contain commas.");
+    await expect(page.getByTestId("dataset-empty")).toBeVisible();
+    await saveScreenshot(page, "upload-error-toast");
+    // Nothing was stored or chosen.
+    expect(await activeDatasetId(page)).toBe(before);
+    const datasets = (await (await page.request.get("/api/v1/datasets")).json()) as { name: string }[];
+    expect(datasets.map((dataset) => dataset.name)).not.toContain("broken-cities.csv");
+  });
+
+  test("a JSON upload works and stays the active dataset after a reload", async ({ page }) => {
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Describe {{city}} in {{country}}.", rows: [{ city: "Oslo", country: "Norway" }] });
+    const name = `${uniqueName("places").replaceAll(" ", "-")}.json`;
+    const rows = [
+      { city: "Paris", country: "France" },
+      { city: "Kyoto", country: "Japan" },
+      { city: "Lima", country: "Peru" },
+    ];
+    await workbench.uploadInput.setInputFiles({ name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(rows)) });
+    await expect(page.getByTestId("toast").filter({ hasText: name })).toHaveText(`Loaded ${name}: 3 rows, 2 columns`);
+    const summary = page.getByTestId("dataset-summary");
+    await expect(summary).toContainText(name);
+    await expect(summary).toContainText("3 rows");
+
+    // The choice is the server's, not this page's memory.
+    const stored = (await (await page.request.get("/api/v1/datasets")).json()) as { id: string; name: string; rowCount: number }[];
+    const uploaded = stored.find((dataset) => dataset.name === name);
+    expect(uploaded?.rowCount).toBe(3);
+    await expect.poll(() => activeDatasetId(page)).toBe(uploaded!.id);
+
+    await page.reload();
+    await expect(page.getByTestId("dataset-summary")).toContainText(name);
+    await expect(page.getByTestId("dataset-summary")).toContainText("3 rows");
+    await page.getByRole("button", { name: `Preview ${name}` }).click();
+    const table = page.getByTestId("dataset-preview-dialog").getByRole("table");
+    await expect(table.getByRole("row").nth(2)).toHaveText(["2", "Kyoto", "Japan"].join(""));
+  });
+});

@@ -1,0 +1,99 @@
+// Measures how smoothly a page draws: the gaps between requestAnimationFrame callbacks and the
+// long tasks (over 50 ms) of its main thread, and the same read from a Chromium trace. Used by
+// e2e/large-dataset.spec.ts and bench/grid-frames.ts.
+import type { Page } from "@playwright/test";
+
+/** Frame and long-task figures of one measured stretch, in milliseconds. */
+export type FrameStats = {
+  frames: number;
+  p50: number;
+  p95: number;
+  max: number;
+  longTasks: number;
+  longTaskTotal: number;
+  longestTask: number;
+};
+
+/** Starts recording in the page; stopFrameRecorder answers what happened since. */
+export async function startFrameRecorder(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const state = { gaps: [] as number[], tasks: [] as number[], running: true, last: 0, observer: null as PerformanceObserver | null };
+    (window as unknown as { __frames: typeof state }).__frames = state;
+    const tick = (now: number) => {
+      if (!state.running) return;
+      if (state.last) state.gaps.push(now - state.last);
+      state.last = now;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    if (PerformanceObserver.supportedEntryTypes.includes("longtask")) {
+      state.observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) state.tasks.push(entry.duration);
+      });
+      state.observer.observe({ type: "longtask" });
+    }
+  });
+}
+
+export async function stopFrameRecorder(page: Page): Promise<FrameStats> {
+  const { gaps, tasks } = await page.evaluate(async () => {
+    const state = (window as unknown as { __frames: { gaps: number[]; tasks: number[]; running: boolean; observer: PerformanceObserver | null } }).__frames;
+    // Long-task entries are delivered after the task; one more frame lets the last ones arrive.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    for (const entry of state.observer?.takeRecords() ?? []) state.tasks.push(entry.duration);
+    state.running = false;
+    state.observer?.disconnect();
+    return { gaps: state.gaps, tasks: state.tasks };
+  });
+  return summarize(gaps, tasks);
+}
+
+/** Percentiles of frame gaps and totals of long tasks. */
+export function summarize(gaps: number[], tasks: number[]): FrameStats {
+  const sorted = [...gaps].sort((left, right) => left - right);
+  const at = (share: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]);
+  return {
+    frames: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    max: round(sorted.at(-1) ?? 0),
+    longTasks: tasks.length,
+    longTaskTotal: round(tasks.reduce((sum, task) => sum + task, 0)),
+    longestTask: round(Math.max(0, ...tasks)),
+  };
+}
+
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } };
+
+/**
+ * Frame intervals (between the compositor's DrawFrame events) and the renderer main thread's
+ * tasks over 50 ms, from a trace recorded with the devtools.timeline categories.
+ */
+export function traceFrameStats(traceJson: string): FrameStats {
+  const parsed = JSON.parse(traceJson) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const mainThreads = new Set(
+    events.filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain").map((event) => `${event.pid}:${event.tid}`),
+  );
+  const draws = events
+    .filter((event) => event.name === "DrawFrame" && event.ph !== "E")
+    .map((event) => event.ts)
+    .sort((left, right) => left - right);
+  const gaps = draws.slice(1).map((ts, index) => (ts - draws[index]) / 1000);
+  const tasks = events
+    .filter((event) => event.name === "RunTask" && event.ph === "X" && mainThreads.has(`${event.pid}:${event.tid}`) && (event.dur ?? 0) > 50_000)
+    .map((event) => event.dur! / 1000);
+  return summarize(gaps, tasks);
+}
+
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** "p50 16.7 / p95 33.3 / max 50.0 ms over 120 frames; 2 long tasks, 140.0 ms in all (longest 80.0 ms)". */
+export function describeFrameStats(stats: FrameStats): string {
+  return (
+    `p50 ${stats.p50} / p95 ${stats.p95} / max ${stats.max} ms over ${stats.frames} frames; ` +
+    `${stats.longTasks} long tasks, ${stats.longTaskTotal} ms in all (longest ${stats.longestTask} ms)`
+  );
+}
