@@ -284,7 +284,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           <h2 id="results-heading" className="sr-only">
             Results
           </h2>
-          <div role="toolbar" aria-label="Results" className="flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4">
+          <div role="toolbar" aria-label="Results" className="@container flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4">
             <MetricPill metric={metric} onChange={setMetric} />
             <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
             <div className="ml-2 min-w-0 flex-1">

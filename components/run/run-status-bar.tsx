@@ -61,7 +61,7 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
         aria-valuemax={total}
         aria-valuenow={finished}
         aria-valuetext={`${finished} of ${total} cells done`}
-        className="h-1.5 w-28 shrink-0 overflow-hidden rounded-full bg-accent-line"
+        className="hidden h-1.5 w-20 shrink-0 overflow-hidden rounded-full bg-accent-line @min-[860px]:block"
       >
         <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${percent}%` }} />
       </div>
@@ -78,7 +78,10 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
           <ToolbarButton label="Cancel" onClick={() => onAction("cancel")} disabled={busy} tone="danger" />
         </div>
       )}
-      <SpendMeter />
+      {/* In a narrow results panel (focus mode) the spend waits for more room. */}
+      <div className="hidden min-w-0 @min-[680px]:flex">
+        <SpendMeter />
+      </div>
     </div>
   );
 }
