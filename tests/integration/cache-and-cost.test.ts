@@ -74,6 +74,18 @@ describe("response cache, re-runs and cost", () => {
     }
   });
 
+  it("completes a run with the same model in two columns, whose answers share cache keys", async () => {
+    // Both columns' answers to a row arrive in one save; the cache keeps one of them.
+    const run = await runToEnd(userA, {
+      prompt: "twice {{n}}",
+      rows: Array.from({ length: 4 }, (_, n) => ({ n: String(n) })),
+      models: [{ provider: "mock", model: "fast" }, { provider: "mock", model: "fast" }],
+    });
+    expect(run.cells.map((cell) => cell.status)).toEqual(Array(8).fill("ok"));
+    const cached = await test.db.query<{ n: number }>("select count(*)::int as n from response_cache where user_id = $1 and output_raw like '%twice%'", [userA]);
+    expect(cached.rows[0].n).toBe(4);
+  });
+
   it("keeps each user's cache to themselves", async () => {
     const other = await runToEnd(userB, input("cache me {{n}}"));
     expect(other.cells.every((cell) => !cell.cached)).toBe(true);
