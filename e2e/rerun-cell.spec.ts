@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { openFreshWorkbench, uniqueName } from "./helpers/workbench-setup";
-import { WorkbenchPage } from "./workbench-page";
+import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 // Workbench spec, Testing Plan 6 (Re-run Cell): while a run is active, a finished cell offers a
 // re-run that skips the cache and overwrites the cell; a finished run and a past run offer none.
@@ -69,6 +69,7 @@ test.describe("re-run a cell", () => {
     await cell.hover();
     await expect(rerun).toHaveCSS("opacity", "1");
     await expect(rerun).toHaveAccessibleName(`Re-run row ${row + 1}, mock / slow`);
+    await saveScreenshot(page, "rerun-hover");
     await rerun.click();
 
     // Back in the queue: the skeleton, then a new answer.
@@ -115,8 +116,9 @@ test.describe("re-run a cell", () => {
     const picker = page.getByTestId("model-picker-dialog");
     await picker.getByRole("button", { name: "mock / slow", exact: true }).click();
     await expect(picker).toBeHidden();
+    const firstRunId = runIdOf(page)!;
     await workbench.runButton.click();
-    await expect(page).toHaveURL(/[?&]run=/);
+    await expect.poll(() => runIdOf(page)).not.toBe(firstRunId);
     const runId = runIdOf(page)!;
     const cell = workbench.cell(1, "mock / fast");
     await expect(cell.getByRole("img", { name: "answered from cache" })).toBeVisible();

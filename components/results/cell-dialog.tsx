@@ -80,7 +80,8 @@ function CellDetails({ cell, view, target, rowValues }: { cell: Cell; view: Grid
         </dd>
         <Term>Cost</Term>
         <dd className="tabular-nums">
-          {cell.costUsd === null ? "No price" : formatUsd(cell.costUsd)}
+          {/* A call that used no tokens we know of (it failed, or never ran) has no cost to price. */}
+          {cell.costUsd !== null ? formatUsd(cell.costUsd) : cell.tokensIn === null && cell.tokensOut === null ? "—" : "No price"}
           {cell.graderCostUsd !== null ? <span className="text-zinc-500"> · grader {formatUsd(cell.graderCostUsd)}</span> : null}
         </dd>
         <Term>Latency</Term>
@@ -140,9 +141,12 @@ function CellDetails({ cell, view, target, rowValues }: { cell: Cell; view: Grid
         </Section>
       )}
 
-      <Section title="Output">
-        <TextBox label="Output" text={cell.output} empty={cell.status === "queued" || cell.status === "running" ? "Not finished yet." : "(empty output)"} />
-      </Section>
+      {/* A failed call has no output to show: the error above says what happened. */}
+      {(cell.output || !(cell.error || cell.errorCode)) && (
+        <Section title="Output">
+          <TextBox label="Output" text={cell.output} empty={cell.status === "queued" || cell.status === "running" ? "Not finished yet." : "(empty output)"} />
+        </Section>
+      )}
 
       {cell.outputParsed !== null && cell.outputParsed !== cell.output && (
         <Section title="Parsed response">
