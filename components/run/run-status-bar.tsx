@@ -79,7 +79,7 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
         </div>
       )}
       {/* In a narrow results panel (focus mode) the spend waits for more room. */}
-      <div className="hidden min-w-0 @min-[680px]:flex">
+      <div className="hidden min-w-0 overflow-hidden @min-[680px]:flex">
         <SpendMeter />
       </div>
     </div>
