@@ -268,7 +268,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           </section>
 
           {!readOnly && (
-            <details open className="group rounded-lg border border-zinc-200 bg-white px-3 py-2" data-testid="plan-details">
+            <details open aria-label="Plan and budget" className="group rounded-lg border border-zinc-200 bg-white px-3 py-2" data-testid="plan-details">
               <summary className="cursor-pointer text-xs font-semibold tracking-wide text-zinc-600 uppercase">
                 Plan and budget
               </summary>

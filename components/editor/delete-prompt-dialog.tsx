@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
+import { keepTabInDialog } from "@/components/ui/modal-dialog";
 
 type DeletePromptDialogProps = {
   /** The prompt to delete; null keeps the dialog closed. */
@@ -33,6 +34,7 @@ export function DeletePromptDialog({ name, onClose, onConfirm }: DeletePromptDia
       ref={dialogRef}
       aria-labelledby={titleId}
       aria-describedby={bodyId}
+      onKeyDown={keepTabInDialog}
       // Escape fires `cancel` at once but `close` a frame or more later; answering the first keeps
       // a quick reopen from finding the old state. After a Delete the parent closes it: `close`.
       onCancel={onClose}

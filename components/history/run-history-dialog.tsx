@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { keepTabInDialog } from "@/components/ui/modal-dialog";
 import { listPromptRuns, type PromptRunHistoryEntry } from "@/lib/client/history-api";
 import { defaultSelection, selectedPair, toggleSelection } from "./compare-selection";
 import { RunComparison } from "./run-comparison";
@@ -62,6 +63,7 @@ export function RunHistoryDialog({ open, promptId, currentRunId, onClose, onOpen
       aria-labelledby={titleId}
       data-testid="history-dialog"
       onClose={onClose}
+      onKeyDown={keepTabInDialog}
       className="m-auto w-[min(960px,92vw)] max-w-none rounded-xl border border-accent-line bg-white p-0 text-left text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
     >
       <div className="flex max-h-[90vh] flex-col">

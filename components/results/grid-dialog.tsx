@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
+import { keepTabInDialog } from "@/components/ui/modal-dialog";
 
 type GridDialogProps = {
   open: boolean;
@@ -46,6 +47,7 @@ export function GridDialog({ open, onClose, title, widthClassName = "w-[min(440p
       aria-labelledby={titleId}
       data-testid={testId}
       onClose={handleClose}
+      onKeyDown={keepTabInDialog}
       onClick={(event) => {
         // The dialog element itself is only hit on its backdrop: the content box fills it.
         if (event.target === event.currentTarget) dialogRef.current?.close();

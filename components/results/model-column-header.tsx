@@ -34,6 +34,9 @@ export function ModelColumnHeader({ columnId, position, name, editDisabledReason
   return (
     <th
       scope="col"
+      // Named for the model alone: from its content it would be every button's name, read again
+      // with each cell a screen reader moves to.
+      aria-label={`Column ${position}: ${name}`}
       className="group sticky top-0 z-10 w-[310px] min-w-[310px] border-y border-r border-zinc-200 bg-white px-3 py-0 text-left font-normal"
     >
       <div className="flex h-10 items-center gap-1.5">

@@ -42,7 +42,8 @@ export function ThumbsButton({ manualGrade, malformed, target, pending, error, t
       title={error ?? label}
       onClick={(event) => {
         event.stopPropagation();
-        if (!pending) onGrade(next);
+        // A press while the last grade is saving still counts: the saves are queued.
+        onGrade(next);
       }}
       className={`grid h-5 w-7 place-items-center rounded border ${LOOKS[state]} ${pending ? "opacity-60" : ""} ${error ? "ring-2 ring-red-500" : ""}`}
     >

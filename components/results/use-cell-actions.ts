@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { rerunCell, setManualGrade } from "@/lib/client/cells-api";
 import { cellKey, useRunStore, type CellPatch } from "@/lib/client/run-store";
 import type { Cell } from "@/lib/client/run-types";
@@ -30,23 +30,31 @@ function patchIfCurrent(runId: string, cell: Cell, patch: CellPatch, expectedSeq
 export function useCellActions(cell: Cell | undefined, runId: string | null): CellActions {
   const [pending, setPending] = useState<CellActions["pending"]>(null);
   const [error, setError] = useState<string | null>(null);
+  // Grades given quickly one after another (two presses of Space) are all kept: each shows at
+  // once, the saves go to the server in order, and only the last one's answer or failure counts.
+  const lastGrade = useRef(0);
+  const gradeSaves = useRef<Promise<unknown>>(Promise.resolve());
 
   async function grade(next: number | null) {
-    if (!cell || !runId || pending) return;
+    if (!cell || !runId || pending === "rerun") return;
+    const request = ++lastGrade.current;
     const previous = cell.manualGrade;
     // The thumbs change at once; the server's answer confirms it, a failure puts it back.
     patchIfCurrent(runId, cell, { manualGrade: next });
     setPending("grade");
     setError(null);
+    const save = gradeSaves.current.then(() => setManualGrade({ runId, cellId: cell.id, manualGrade: next }));
+    gradeSaves.current = save.catch(() => undefined);
     try {
-      const saved = await setManualGrade({ runId, cellId: cell.id, manualGrade: next });
-      patchIfCurrent(runId, cell, { manualGrade: saved.manualGrade });
+      const saved = await save;
+      if (request === lastGrade.current) patchIfCurrent(runId, cell, { manualGrade: saved.manualGrade });
     } catch (failure) {
+      if (request !== lastGrade.current) return;
       // Put the old grade back unless something newer (an event from the server) replaced ours.
       if (useRunStore.getState().cells[cellKey(cell)]?.manualGrade === next) patchIfCurrent(runId, cell, { manualGrade: previous });
       setError(`The grade was not saved: ${messageOf(failure)}`);
     } finally {
-      setPending(null);
+      if (request === lastGrade.current) setPending(null);
     }
   }
 

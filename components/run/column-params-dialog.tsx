@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { ColumnParams } from "@/lib/client/draft-store";
 import { inputClassName, SettingsButton } from "@/components/settings/settings-controls";
+import { keepTabInDialog } from "@/components/ui/modal-dialog";
 
 type ColumnParamsDialogProps = {
   open: boolean;
@@ -123,6 +124,7 @@ export function ColumnParamsDialog({ open, columnName, params, disabledReason, o
       ref={dialogRef}
       aria-labelledby={`${id}-title`}
       onClose={onClose}
+      onKeyDown={keepTabInDialog}
       className="m-auto w-[min(480px,calc(100vw-32px))] rounded-xl border border-accent-line bg-white p-0 text-left font-normal text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
     >
       <form onSubmit={handleSubmit} className="flex flex-col gap-4 p-5">

@@ -27,9 +27,44 @@ const WIDTHS = {
   xl: "w-[min(1040px,calc(100vw-32px))]",
 };
 
+/** What Tab may land on; keepTabInDialog filters out the hidden and disabled ones. */
+const TABBABLE =
+  'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex], [contenteditable="true"]';
+
 /**
- * A modal on the native <dialog>: showModal() gives the dialog role, a focus trap, Escape to
- * close and an inert page behind it, with no library.
+ * onKeyDown for a modal <dialog>: Tab from its last control goes to its first, Shift+Tab from its
+ * first to its last. showModal() makes the page behind inert, but Chrome still lets Tab leave the
+ * dialog for the browser's own toolbar, so a keyboard user lost the dialog until the next Tab.
+ */
+export function keepTabInDialog(event: React.KeyboardEvent<HTMLElement>) {
+  if (event.key !== "Tab" || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+  const dialog = event.currentTarget;
+  const tabbable = Array.from(dialog.querySelectorAll<HTMLElement>(TABBABLE)).filter(
+    (element) =>
+      element.tabIndex >= 0 &&
+      !element.matches(":disabled") &&
+      !element.closest("[inert]") &&
+      element.checkVisibility({ visibilityProperty: true }),
+  );
+  const first = tabbable[0];
+  const last = tabbable[tabbable.length - 1];
+  if (!first || !last) {
+    event.preventDefault();
+    return;
+  }
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || active === dialog)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !dialog.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A modal on the native <dialog>: showModal() gives the dialog role, a focus trap (with
+ * keepTabInDialog, Tab cycles inside), Escape to close and an inert page behind it, with no library.
  */
 export function ModalDialog({ open, onClose, title, children, size = "sm", footer, testId, description }: ModalDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -50,6 +85,7 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
       aria-describedby={description ? descriptionId : undefined}
       data-testid={testId}
       onClose={onClose}
+      onKeyDown={keepTabInDialog}
       className={`m-auto max-h-[calc(100vh-48px)] ${WIDTHS[size]} rounded-xl border border-accent-line bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-zinc-900/30`}
     >
       {open && (
