@@ -64,7 +64,10 @@ export const ResultCell = memo(function ResultCell({
   onFocusCell,
   onOpenCell,
 }: ResultCellProps) {
-  const cell = useShownCell(rowIndex, runColumn);
+  const stored = useShownCell(rowIndex, runColumn);
+  // A live run is followed from its creation on, without its queued cells replayed: a cell not
+  // heard of yet is one still waiting in the queue.
+  const cell = stored ?? (view.runActive && runColumn !== null && view.runId !== null ? queuedCell(rowIndex, runColumn) : undefined);
   const actions = useCellActions(cell, view.runId);
   const [overlayOpen, setOverlayOpen] = useState(false);
   const fade = useMetricFade(view.metric);
@@ -91,20 +94,20 @@ export const ResultCell = memo(function ResultCell({
           if (event.target === event.currentTarget) event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" });
         }}
         onClick={() => {
-          if (cell) onOpenCell(rowIndex, columnPosition);
+          if (stored) onOpenCell(rowIndex, columnPosition);
         }}
         onKeyDown={(event) => {
           if (event.key === "Escape" && overlayOpen) {
             setOverlayOpen(false);
             event.stopPropagation();
             event.preventDefault();
-          } else if (cell && (event.key === "Enter" || event.key === " ") && event.target === event.currentTarget) {
+          } else if (stored && (event.key === "Enter" || event.key === " ") && event.target === event.currentTarget) {
             event.preventDefault();
             onOpenCell(rowIndex, columnPosition);
           }
         }}
         onMouseLeave={() => setOverlayOpen(false)}
-        className={`group/cell relative flex h-[136px] flex-col ${cell ? "cursor-pointer" : ""} rounded-md border px-2.5 pt-2 pb-1.5 ${CARD_STYLES[state]}`}
+        className={`group/cell relative flex h-[136px] flex-col ${stored ? "cursor-pointer" : ""} rounded-md border px-2.5 pt-2 pb-1.5 ${CARD_STYLES[state]}`}
       >
         <div className="min-h-0 flex-1 overflow-hidden">
           {showOverlay && cell ? <GraderOverlay output={cell.graderOutput ?? ""} /> : <CellBody cell={cell} />}
@@ -158,6 +161,38 @@ export const ResultCell = memo(function ResultCell({
     </td>
   );
 });
+
+/** A stand-in for a queued cell of a live run that no update has mentioned yet. */
+function queuedCell(row: number, column: number): Cell {
+  return {
+    id: "",
+    row,
+    column,
+    trial: 0,
+    status: "queued",
+    output: null,
+    outputParsed: null,
+    tokensIn: null,
+    tokensOut: null,
+    tokensEstimated: false,
+    latencyMs: null,
+    costUsd: null,
+    finishReason: null,
+    error: null,
+    errorCode: null,
+    warnings: [],
+    attempts: 0,
+    cached: false,
+    graderStatus: null,
+    graderOutput: null,
+    graderError: null,
+    graderCostUsd: null,
+    grade: null,
+    manualGrade: null,
+    seq: 0,
+    updatedAt: "",
+  };
+}
 
 function CellBody({ cell }: { cell: Cell | undefined }) {
   if (!cell) return <p className="pt-0.5 text-xs text-zinc-500">Not run</p>;

@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useMemo } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { shownCellsByColumn, summarizeColumn, type ColumnSummary } from "@/lib/client/column-summary";
 import type { DraftColumn } from "@/lib/client/draft-store";
 import { gradeColor } from "@/lib/client/grade-color";
@@ -15,13 +15,39 @@ const METRIC_NAMES: Record<GridView["metric"], string> = {
   latency: "Average latency",
 };
 
+const SUMMARY_REFRESH_MS = 500;
+
+/** value, passed on at most once per `ms` (the latest value always arrives, at most `ms` late). */
+function useThrottled<T>(value: T, ms: number): T {
+  const [shown, setShown] = useState(value);
+  const lastRef = useRef(0);
+  useEffect(() => {
+    const wait = lastRef.current + ms - Date.now();
+    const show = () => {
+      lastRef.current = Date.now();
+      setShown(value);
+    };
+    if (wait <= 0) {
+      show();
+      return;
+    }
+    const timer = setTimeout(show, wait);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return shown;
+}
+
 /** The sticky last row: per model column, the average of the metric on screen. */
 export const SummaryRow = memo(function SummaryRow({ columns, view, rowIndex }: { columns: DraftColumn[]; view: GridView; rowIndex: number }) {
-  const cells = useRunStore((state) => state.cells);
-  const shownCellKeys = useRunStore((state) => state.shownCellKeys);
-  // Grouped once per store change (a batch of cell events), not once per render of the grid.
+  // The cells change in place; `version` says when. Averages over every cell are recomputed at
+  // most a few times a second, so a run streaming thousands of cells does not redo them per frame.
+  const version = useThrottled(useRunStore((state) => state.version), SUMMARY_REFRESH_MS);
   const fade = useMetricFade(view.metric);
-  const byColumn = useMemo(() => shownCellsByColumn(cells, shownCellKeys), [cells, shownCellKeys]);
+  const byColumn = useMemo(() => {
+    const { cells, shownCellKeys } = useRunStore.getState();
+    return shownCellsByColumn(cells, shownCellKeys);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- version is the cells' change marker
+  }, [version]);
   const summaries = useMemo(
     () => columns.map((column) => (column.runColumn === null ? null : summarizeColumn(byColumn.get(column.runColumn) ?? [], view.metric, view.gradeMode))),
     [byColumn, columns, view.metric, view.gradeMode],

@@ -2,10 +2,6 @@
 
 import { formatUsd } from "@/lib/client/format-money";
 import { useRunStore } from "@/lib/client/run-store";
-import type { CellStatus } from "@/lib/client/run-types";
-
-/** Cells that made a call and so should have a cost; skipped and cancelled ones never called. */
-const CALLED_STATUSES: ReadonlySet<CellStatus> = new Set(["ok", "warning", "malformed"]);
 
 /**
  * What the run on screen has spent: "$0.0021 of $0.01" with a bar when it has a budget, else
@@ -14,9 +10,7 @@ const CALLED_STATUSES: ReadonlySet<CellStatus> = new Set(["ok", "warning", "malf
 export function SpendMeter() {
   const spent = useRunStore((state) => state.run?.spentUsd ?? null);
   const budget = useRunStore((state) => state.run?.budgetUsd ?? null);
-  const someUnknown = useRunStore((state) =>
-    Object.values(state.cells).some((cell) => CALLED_STATUSES.has(cell.status) && cell.costUsd === null),
-  );
+  const someUnknown = useRunStore((state) => state.unpricedCount > 0);
   if (spent === null) return null;
 
   const hasBudget = budget !== null && budget > 0;

@@ -21,11 +21,21 @@ type RunState = {
   run: RunSummary | null;
   columns: RunColumn[];
   rows: Record<string, string>[];
+  /**
+   * The cells by key. Live updates change this object IN PLACE and bump `version`: copying a
+   * map of 40,000 cells for every frame's batch of events froze the page on large runs. Select
+   * single cells (useShownCell), or subscribe to `version` to recompute over all of them.
+   */
   cells: Record<string, Cell>;
-  /** For each grid position, the key of the cell the grid shows there (the lowest trial). */
+  /** For each grid position, the key of the cell the grid shows there (the lowest trial). Changed in place too. */
   shownCellKeys: Record<string, string>;
-  /** How many cells have reached a final status, kept in step with `cells`. */
+  /** Goes up with every change to `cells` or `shownCellKeys`. */
+  version: number;
+  /** How many cells there are, and how many have reached a final status, kept in step with `cells`. */
+  cellCount: number;
   finishedCount: number;
+  /** Answered cells whose cost is unknown (no price for their model). */
+  unpricedCount: number;
 };
 
 type RunActions = {
@@ -47,9 +57,30 @@ type RunActions = {
   reset(): void;
 };
 
-const EMPTY: RunState = { run: null, columns: [], rows: [], cells: {}, shownCellKeys: {}, finishedCount: 0 };
+const EMPTY: RunState = {
+  run: null,
+  columns: [],
+  rows: [],
+  cells: {},
+  shownCellKeys: {},
+  version: 0,
+  cellCount: 0,
+  finishedCount: 0,
+  unpricedCount: 0,
+};
 
-function indexCells(cells: Cell[]): Pick<RunState, "cells" | "shownCellKeys" | "finishedCount"> {
+const CALLED_STATUSES: ReadonlySet<Cell["status"]> = new Set(["ok", "warning", "malformed"]);
+
+/** 1 when the cell was answered but its cost is unknown, else 0. */
+function unpriced(cell: Cell | undefined): number {
+  return cell && CALLED_STATUSES.has(cell.status) && cell.costUsd === null ? 1 : 0;
+}
+
+function finished(cell: Cell | undefined): number {
+  return cell && isCellFinished(cell.status) ? 1 : 0;
+}
+
+function indexCells(cells: Cell[]): Pick<RunState, "cells" | "shownCellKeys" | "cellCount" | "finishedCount" | "unpricedCount"> {
   const byKey: Record<string, Cell> = {};
   for (const cell of cells) {
     const key = cellKey(cell);
@@ -58,13 +89,17 @@ function indexCells(cells: Cell[]): Pick<RunState, "cells" | "shownCellKeys" | "
   }
   const shownCellKeys: Record<string, string> = {};
   let finishedCount = 0;
+  let unpricedCount = 0;
+  let cellCount = 0;
   for (const [key, cell] of Object.entries(byKey)) {
-    if (isCellFinished(cell.status)) finishedCount += 1;
+    cellCount += 1;
+    finishedCount += finished(cell);
+    unpricedCount += unpriced(cell);
     const position = positionKey(cell.row, cell.column);
     const shownKey = shownCellKeys[position];
     if (shownKey === undefined || cell.trial < byKey[shownKey].trial) shownCellKeys[position] = key;
   }
-  return { cells: byKey, shownCellKeys, finishedCount };
+  return { cells: byKey, shownCellKeys, cellCount, finishedCount, unpricedCount };
 }
 
 /** The store of the run on screen. */
@@ -75,7 +110,7 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
     const { cells, rows, ...summary } = run;
     // Without the rows, the grid still needs one line per row to show the cells in.
     const shownRows = rows && rows.length > 0 ? rows : Array.from({ length: summary.rowCount }, () => ({}));
-    set({ run: summary, columns: summary.columns, rows: shownRows, ...indexCells(cells ?? []) });
+    set((state) => ({ run: summary, columns: summary.columns, rows: shownRows, ...indexCells(cells ?? []), version: state.version + 1 }));
   },
 
   applyRun(summary) {
@@ -97,25 +132,23 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
   applyCells(incoming) {
     set((state) => {
       if (!state.run || incoming.length === 0) return state;
-      let cells = state.cells;
-      let shownCellKeys = state.shownCellKeys;
-      let finishedCount = state.finishedCount;
+      const { cells, shownCellKeys } = state;
+      let { cellCount, finishedCount, unpricedCount } = state;
+      let changed = false;
       for (const cell of incoming) {
         const key = cellKey(cell);
         const existing = cells[key];
         if (existing && existing.seq >= cell.seq) continue;
-        // Copy each map once per batch, on its first change.
-        if (cells === state.cells) cells = { ...state.cells };
+        changed = true;
         cells[key] = cell;
-        finishedCount += Number(isCellFinished(cell.status)) - Number(existing ? isCellFinished(existing.status) : false);
+        cellCount += existing ? 0 : 1;
+        finishedCount += finished(cell) - finished(existing);
+        unpricedCount += unpriced(cell) - unpriced(existing);
         const position = positionKey(cell.row, cell.column);
         const shownKey = shownCellKeys[position];
-        if (shownKey === undefined || cell.trial < cells[shownKey].trial) {
-          if (shownCellKeys === state.shownCellKeys) shownCellKeys = { ...state.shownCellKeys };
-          shownCellKeys[position] = key;
-        }
+        if (shownKey === undefined || cell.trial < cells[shownKey].trial) shownCellKeys[position] = key;
       }
-      return cells === state.cells ? state : { cells, shownCellKeys, finishedCount };
+      return changed ? { version: state.version + 1, cellCount, finishedCount, unpricedCount } : state;
     });
   },
 
@@ -124,14 +157,17 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
       const existing = state.cells[key];
       if (!existing || (expectedSeq !== undefined && existing.seq !== expectedSeq)) return state;
       const cell = { ...existing, ...patch };
-      const finishedCount =
-        state.finishedCount + Number(isCellFinished(cell.status)) - Number(isCellFinished(existing.status));
-      return { cells: { ...state.cells, [key]: cell }, finishedCount };
+      state.cells[key] = cell;
+      return {
+        version: state.version + 1,
+        finishedCount: state.finishedCount + finished(cell) - finished(existing),
+        unpricedCount: state.unpricedCount + unpriced(cell) - unpriced(existing),
+      };
     });
   },
 
   reset() {
-    set(EMPTY);
+    set((state) => ({ ...EMPTY, cells: {}, shownCellKeys: {}, version: state.version + 1 }));
   },
 }));
 
@@ -150,7 +186,7 @@ export function useRunProgress(): { finished: number; total: number } {
   const total = useRunStore((state) => {
     const fromCounts = state.run ? Object.values(state.run.counts ?? {}).reduce((sum, n) => sum + n, 0) : 0;
     const planned = state.run ? state.run.rowCount * state.columns.length : 0;
-    return Math.max(fromCounts, planned, Object.keys(state.cells).length);
+    return Math.max(fromCounts, planned, state.cellCount);
   });
   return { finished: Math.min(finished, total), total };
 }

@@ -44,6 +44,13 @@ function showRunInAddressBar(runId: string | null, readOnly = false) {
   window.history.replaceState(window.history.state, "", url);
 }
 
+/** The newest change in a snapshot of cells: live updates start after it. */
+function highestSeq(cells: Cell[]): number {
+  let highest = 0;
+  for (const cell of cells) if (cell.seq > highest) highest = cell.seq;
+  return highest;
+}
+
 /**
  * Starts, reopens and follows runs: creates them, loads `?run=` on first render, subscribes to
  * live updates until the run ends, and sends pause, resume and cancel.
@@ -65,7 +72,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
   }, []);
 
   const follow = useCallback(
-    (runId: string) => {
+    (runId: string, afterSeq = 0) => {
       stopFollowing();
       const store = useRunStore.getState();
       // Cells arrive in bursts (hundreds a second with fast models): apply them once per frame.
@@ -100,7 +107,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
             .catch(() => {});
         },
         onConnectionChange: setConnection,
-      });
+      }, afterSeq);
       stopFollowingRef.current = () => {
         stop();
         if (frame !== null) cancelAnimationFrame(frame);
@@ -119,7 +126,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         if (cancelled) return;
         useRunStore.getState().loadRun(run);
         if (!initialReadOnly) useDraftStore.getState().adoptRunColumns(run.columns);
-        if (isRunActive(run.status)) follow(run.id);
+        if (isRunActive(run.status)) follow(run.id, highestSeq(run.cells));
       })
       .catch((reason: unknown) => {
         if (!cancelled) setError(`Could not reopen run ${initialRunId}: ${messageOf(reason)}`);
@@ -145,7 +152,8 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         useRunStore.getState().loadRun({ ...run, rows: run.rows ?? input.rows ?? rows ?? [], cells: run.cells ?? [] });
         useDraftStore.getState().adoptRunColumns(run.columns);
         showRunInAddressBar(run.id);
-        follow(run.id);
+        // Every cell is queued as of the answer's cursor: follow the changes after it.
+        follow(run.id, (run as { cursor?: number }).cursor ?? 0);
       } catch (reason) {
         setError(`The run did not start: ${messageOf(reason)}`);
       } finally {
@@ -182,7 +190,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         setReadOnly(true);
         showRunInAddressBar(run.id, true);
         // An earlier run may still be going (paused, say): its cells keep arriving.
-        if (isRunActive(run.status)) follow(run.id);
+        if (isRunActive(run.status)) follow(run.id, highestSeq(run.cells));
       } catch (reason) {
         setError(`Could not open run ${runId}: ${messageOf(reason)}`);
       } finally {
@@ -207,7 +215,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
       useRunStore.getState().loadRun(run);
       useDraftStore.getState().adoptRunColumns(run.columns);
       showRunInAddressBar(run.id);
-      if (isRunActive(run.status)) follow(run.id);
+      if (isRunActive(run.status)) follow(run.id, highestSeq(run.cells));
     } catch (reason) {
       useRunStore.getState().reset();
       showRunInAddressBar(null);

@@ -27,8 +27,8 @@ class DryRunDone extends Error {
 export async function createRun(
   deps: { db: Database; providers: ProviderRegistry },
   { userId, input }: { userId: string; input: CreateRunInput },
-): Promise<RunSummary & { plan: RunPlanEstimate }> {
-  return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate };
+): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+  return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate; cursor: number };
 }
 
 /**
@@ -48,7 +48,7 @@ export async function estimateRun(deps: { db: Database; providers: ProviderRegis
 async function planOrCreateRun(
   { db, providers }: { db: Database; providers: ProviderRegistry },
   { userId, input, dryRun }: { userId: string; input: CreateRunInput; dryRun: boolean },
-): Promise<RunSummary & { plan: RunPlanEstimate }> {
+): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
   input.models.forEach((column, index) => {
     if (!providers.has(column.provider)) {
       throw new ValidationError(`models.${index}.provider`, `Unknown provider "${column.provider}".`);
@@ -144,6 +144,12 @@ async function planOrCreateRun(
     // claimed from it.
     const summary = await getRunSummary(tx, { id: runId });
     if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
-    return { ...summary, plan };
+    // Where a live follower starts reading changes: every cell is queued as of here, and replaying
+    // 40,000 queued cells before the first answer held a large run's page for seconds.
+    const { rows: [{ cursor }] } = await tx.query<{ cursor: string }>(
+      "select coalesce(max(seq), 0) as cursor from run_cells where run_id = $1",
+      [runId],
+    );
+    return { ...summary, plan, cursor: Number(cursor) };
   });
 }

@@ -9,6 +9,12 @@ const pageSize = 500;
 // A notice can be lost (a dropped LISTEN connection); re-reading this often bounds the delay.
 const safetyPollMs = 2_000;
 const heartbeatMs = 15_000;
+// A busy run changes hundreds of cells a second, each with a notice. Reading at most this often
+// sends them in batches, and leaves the database (PGlite shares the server's one thread) to the
+// worker; a browser applies updates once per frame anyway.
+const minReadIntervalMs = 100;
+// The run's summary aggregates over all its cells: read it at most this often while cells stream.
+const summaryIntervalMs = 1_000;
 
 /**
  * Server-Sent Events for one run: `cell-update` (id = the cell's seq) for every cell changed
@@ -41,15 +47,23 @@ export function createRunEventStream(input: {
       const onAbort = () => wake?.();
       signal.addEventListener("abort", onAbort);
       let lastSummary = "";
+      let summaryReadAt = 0;
+      let readAt = 0;
       try {
         send("retry: 1000\n\n");
         while (!signal.aborted) {
+          const sinceRead = Date.now() - readAt;
+          if (sinceRead < minReadIntervalMs) await abortableDelay(minReadIntervalMs - sinceRead, signal);
+          readAt = Date.now();
           dirty = false;
-          const { cells, summary } = await asUser(db, userId, async (tx) => ({
-            cells: await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize }),
-            summary: await getRunSummary(tx, { id: runId }),
-          }));
-          if (!summary) {
+          const { cells, summary } = await asUser(db, userId, async (tx) => {
+            const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize });
+            // While cells stream, the summary waits its turn; when they stop, it is read at once
+            // (it says whether the run is over).
+            const wantSummary = cells.length < pageSize && (cells.length === 0 || Date.now() - summaryReadAt >= summaryIntervalMs);
+            return { cells, summary: wantSummary ? await getRunSummary(tx, { id: runId }) : undefined };
+          });
+          if (summary === null) {
             send(`event: error\ndata: ${JSON.stringify({ message: `Run ${runId} not found.` })}\n\n`);
             break;
           }
@@ -57,7 +71,8 @@ export function createRunEventStream(input: {
             send(`event: cell-update\nid: ${cell.seq}\ndata: ${JSON.stringify(cell)}\n\n`);
             cursor = cell.seq;
           }
-          if (cells.length === pageSize) continue;
+          if (summary === undefined) continue;
+          summaryReadAt = Date.now();
           const summaryText = JSON.stringify(summary);
           if (summaryText !== lastSummary) {
             lastSummary = summaryText;
@@ -91,6 +106,18 @@ export function createRunEventStream(input: {
         }
       }
     },
+  });
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done);
   });
 }
 

@@ -28,9 +28,14 @@ function parse<T>(event: MessageEvent): T | null {
   }
 }
 
-/** Follows a run's cell and run updates until it ends; returns a function that stops following. */
-export function subscribeToRun(runId: string, handlers: RunSubscriptionHandlers): () => void {
+/**
+ * Follows a run's cell and run updates until it ends; returns a function that stops following.
+ * afterSeq: the changes already known (the snapshot's highest cell seq), so they are not sent again.
+ */
+export function subscribeToRun(runId: string, handlers: RunSubscriptionHandlers, afterSeq = 0): () => void {
   let source: EventSource | null = null;
+  // The last change received: a reopened connection resumes after it.
+  let cursor = afterSeq;
   let stopped = false;
   let reopenTimer: ReturnType<typeof setTimeout> | null = null;
   let reopenDelay = 500;
@@ -45,7 +50,7 @@ export function subscribeToRun(runId: string, handlers: RunSubscriptionHandlers)
   const open = () => {
     if (stopped) return;
     handlers.onConnectionChange?.("connecting");
-    const current = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events`);
+    const current = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events?after=${cursor}`);
     source = current;
 
     current.onopen = () => {
@@ -54,7 +59,9 @@ export function subscribeToRun(runId: string, handlers: RunSubscriptionHandlers)
     };
     current.addEventListener("cell-update", (event) => {
       const cell = parse<Cell>(event as MessageEvent);
-      if (cell) handlers.onCell(cell);
+      if (!cell) return;
+      cursor = Math.max(cursor, cell.seq);
+      handlers.onCell(cell);
     });
     current.addEventListener("run-update", (event) => {
       const run = parse<RunSummary>(event as MessageEvent);
