@@ -16,10 +16,12 @@ export type FrameStats = {
 
 /** Starts recording in the page; stopFrameRecorder answers what happened since. */
 export async function startFrameRecorder(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const state = { gaps: [] as number[], tasks: [] as number[], running: true, last: 0, observer: null as PerformanceObserver | null };
-    (window as unknown as { __frames: typeof state }).__frames = state;
-    const tick = (now: number) => {
+  // A string, not a function: tsx (esbuild with keepNames) wraps inner functions in a __name()
+  // helper that does not exist in the page.
+  await page.evaluate(`(() => {
+    const state = { gaps: [], tasks: [], running: true, last: 0, observer: null };
+    window.__frames = state;
+    const tick = (now) => {
       if (!state.running) return;
       if (state.last) state.gaps.push(now - state.last);
       state.last = now;
@@ -32,19 +34,19 @@ export async function startFrameRecorder(page: Page): Promise<void> {
       });
       state.observer.observe({ type: "longtask" });
     }
-  });
+  })()`);
 }
 
 export async function stopFrameRecorder(page: Page): Promise<FrameStats> {
-  const { gaps, tasks } = await page.evaluate(async () => {
-    const state = (window as unknown as { __frames: { gaps: number[]; tasks: number[]; running: boolean; observer: PerformanceObserver | null } }).__frames;
+  const { gaps, tasks } = await page.evaluate<{ gaps: number[]; tasks: number[] }>(`(async () => {
+    const state = window.__frames;
     // Long-task entries are delivered after the task; one more frame lets the last ones arrive.
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    for (const entry of state.observer?.takeRecords() ?? []) state.tasks.push(entry.duration);
+    for (const entry of state.observer ? state.observer.takeRecords() : []) state.tasks.push(entry.duration);
     state.running = false;
-    state.observer?.disconnect();
+    if (state.observer) state.observer.disconnect();
     return { gaps: state.gaps, tasks: state.tasks };
-  });
+  })()`);
   return summarize(gaps, tasks);
 }
 
