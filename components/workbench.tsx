@@ -193,7 +193,8 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
             <div className="min-w-0 flex-1">
               <PromptHeader
                 prompts={prompts}
-                active={activePrompt}
+                // An earlier run shows the version it ran, as the editor shows that version's text.
+                active={readOnly && run && activePrompt && run.promptVersion !== null ? { ...activePrompt, versionCounter: run.promptVersion } : activePrompt}
                 saveState={saveState}
                 disabled={readOnly}
                 onSwitch={(id) => void switchPrompt(id)}
