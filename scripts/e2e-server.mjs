@@ -12,7 +12,9 @@ if (!existsSync(".next/BUILD_ID")) {
 }
 const dataDir = mkdtempSync(path.join(tmpdir(), "parallaxr-e2e-"));
 const port = process.env.E2E_PORT ?? "3100";
-const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", "127.0.0.1"], {
+// Idle sockets are kept longer than any pause in a test: with Node's 5 s default, a request that
+// reuses a socket just as the server closes it fails with ECONNRESET.
+const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port, "-H", "127.0.0.1", "--keepAliveTimeout", "120000"], {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARALLAXR_DATA_DIR: dataDir },
 });

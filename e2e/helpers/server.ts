@@ -17,7 +17,7 @@ export interface TestServer {
  * answers. extraEnv reaches the server (e.g. MOCK_CALL_LOG).
  */
 export async function startTestServer({ port, dataDir, extraEnv = {} }: { port: number; dataDir: string; extraEnv?: Record<string, string> }): Promise<TestServer> {
-  const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "120000"], {
     cwd: root,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARALLAXR_DATA_DIR: dataDir, ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
