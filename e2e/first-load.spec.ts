@@ -72,4 +72,11 @@ test("the first visit opens the seeded example, and seeding again adds nothing",
   expect(keys.filter((key) => key === "mock/echo")).toHaveLength(1);
   const setup = (await (await page.request.get(url("/api/v1/workbench"))).json()) as { columns: { provider: string; model: string }[] };
   expect(setup.columns).toEqual([expect.objectContaining({ provider: "mock", model: "echo" })]);
+
+  // The example runs as it is, and its grader grades even the mock's echoes.
+  await page.getByTestId("grader-select").selectOption({ label: "Clarity grader" });
+  await page.getByTestId("run-button").click();
+  await expect(page.getByTestId("run-progress")).toHaveText("5 / 5 done", { timeout: 30_000 });
+  await expect(page.getByTestId("grade-badge")).toHaveText(Array(5).fill("0.80"));
+  await saveScreenshot(page, "first-load-graded");
 });

@@ -6,13 +6,16 @@ import { updateWorkbenchState } from "@/lib/db/workbench/workbench-state";
 const examplePrompt = `Explain {{topic}} to {{audience}} in two or three sentences.
 Put the explanation inside <response></response> tags.`;
 
+// The answer's form comes last: a model answers after the prompt, and the grade is read from the
+// last <response> section, so even the mock models (which echo their input) show a grade.
 const exampleGrader = `You are grading an explanation of {{topic}} written for {{audience}}.
 
 Explanation:
 {{output}}
 
 Is it accurate, and would {{audience}} understand it? Think inside <thinking></thinking>, then
-give a grade from 0 to 1 inside <response></response>.`;
+give a grade from 0 (wrong or unclear) to 1 (accurate and clear), in this form:
+<response>0.8</response>`;
 
 const exampleRows = [
   { topic: "photosynthesis", audience: "a ten-year-old" },
