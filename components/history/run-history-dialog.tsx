@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { keepTabInDialog } from "@/components/ui/modal-dialog";
+import { useEffect, useId, useState } from "react";
+import { PanelDialog } from "@/components/ui/panel-dialog";
 import { listPromptRuns, type PromptRunHistoryEntry } from "@/lib/client/history-api";
 import { defaultSelection, selectedPair, toggleSelection } from "./compare-selection";
 import { RunComparison } from "./run-comparison";
@@ -18,23 +18,11 @@ type RunHistoryDialogProps = {
 
 type Loaded = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; runs: PromptRunHistoryEntry[] };
 
-/**
- * The prompt's earlier runs, and a comparison of two of them. On the native <dialog> like
- * ModalDialog (focus trap, Escape closes, inert page), but wide, with its own close button
- * instead of ModalDialog's OK.
- */
+/** The prompt's earlier runs, and a comparison of two of them, in a wide panel. */
 export function RunHistoryDialog({ open, promptId, currentRunId, onClose, onOpenRun }: RunHistoryDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
   const [selected, setSelected] = useState<string[]>([]);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   // Fetched on every opening: a run may have finished since the last look.
   useEffect(() => {
@@ -58,74 +46,54 @@ export function RunHistoryDialog({ open, promptId, currentRunId, onClose, onOpen
   const pair = selectedPair(runs, selected);
 
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby={titleId}
-      data-testid="history-dialog"
+    <PanelDialog
+      open={open}
       onClose={onClose}
-      onKeyDown={keepTabInDialog}
-      className="m-auto w-[min(960px,92vw)] max-w-none rounded-xl border border-accent-line bg-white p-0 text-left text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
+      title="Run history"
+      description="Newest first. Open a run to see its results read-only; tick two to compare them."
+      closeLabel="Close run history"
+      testId="history-dialog"
+      widthClassName="w-[min(960px,92vw)] max-w-none"
     >
-      <div className="flex max-h-[90vh] flex-col">
-        <header className="flex items-start gap-3 border-b border-zinc-200 px-5 py-4">
-          <div className="min-w-0 flex-1">
-            <h2 id={titleId} className="text-base font-semibold">
-              Run history
-            </h2>
-            <p className="mt-0.5 text-xs text-zinc-600">Newest first. Open a run to see its results read-only; tick two to compare them.</p>
-          </div>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close run history"
-            className="-mr-1 grid size-8 shrink-0 place-items-center rounded-lg text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-          >
-            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8">
-              <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-            </svg>
-          </button>
-        </header>
-
-        <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-3 pb-5">
-          {loaded.status === "loading" && <p className="py-6 text-sm text-zinc-600">Loading the runs…</p>}
-          {loaded.status === "error" && (
-            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-              Could not load the run history: {loaded.message}
-            </p>
-          )}
-          {loaded.status === "ready" && runs.length === 0 && (
-            <p className="py-6 text-sm text-zinc-600">No runs yet. Each Run of this prompt is listed here, with its version and grades.</p>
-          )}
-          {runs.length > 0 && (
-            <>
-              <div className="max-h-[min(300px,34vh)] overflow-auto rounded-lg border border-zinc-200">
-                <RunHistoryTable
-                  runs={runs}
-                  currentRunId={currentRunId}
-                  selected={selected}
-                  onToggle={(runId) => setSelected((current) => toggleSelection(current, runId))}
-                  onOpen={(runId) => {
-                    onClose();
-                    onOpenRun(runId);
-                  }}
-                />
-              </div>
-              <section aria-labelledby={`${titleId}-compare`} className="mt-5 flex flex-col gap-3">
-                <h3 id={`${titleId}-compare`} className="text-xs font-semibold tracking-wide text-zinc-600 uppercase">
-                  Compare
-                </h3>
-                {pair ? (
-                  <RunComparison before={pair[0]} after={pair[1]} />
-                ) : (
-                  <p className="text-sm text-zinc-600">
-                    {runs.length < 2 ? "Run the prompt again to compare two runs." : "Tick two runs above to compare them."}
-                  </p>
-                )}
-              </section>
-            </>
-          )}
-        </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-5 pt-3 pb-5">
+        {loaded.status === "loading" && <p className="py-6 text-sm text-zinc-600">Loading the runs…</p>}
+        {loaded.status === "error" && (
+          <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+            Could not load the run history: {loaded.message}
+          </p>
+        )}
+        {loaded.status === "ready" && runs.length === 0 && (
+          <p className="py-6 text-sm text-zinc-600">No runs yet. Each Run of this prompt is listed here, with its version and grades.</p>
+        )}
+        {runs.length > 0 && (
+          <>
+            <div className="max-h-[min(300px,34vh)] overflow-auto rounded-lg border border-zinc-200">
+              <RunHistoryTable
+                runs={runs}
+                currentRunId={currentRunId}
+                selected={selected}
+                onToggle={(runId) => setSelected((current) => toggleSelection(current, runId))}
+                onOpen={(runId) => {
+                  onClose();
+                  onOpenRun(runId);
+                }}
+              />
+            </div>
+            <section aria-labelledby={`${titleId}-compare`} className="mt-5 flex flex-col gap-3">
+              <h3 id={`${titleId}-compare`} className="text-xs font-semibold tracking-wide text-zinc-600 uppercase">
+                Compare
+              </h3>
+              {pair ? (
+                <RunComparison before={pair[0]} after={pair[1]} />
+              ) : (
+                <p className="text-sm text-zinc-600">
+                  {runs.length < 2 ? "Run the prompt again to compare two runs." : "Tick two runs above to compare them."}
+                </p>
+              )}
+            </section>
+          </>
+        )}
       </div>
-    </dialog>
+    </PanelDialog>
   );
 }

@@ -7,7 +7,7 @@ import { gradeColor } from "@/lib/client/grade-color";
 import { useShownCell } from "@/lib/client/run-store";
 import type { Cell } from "@/lib/client/run-types";
 import { describeManualGrade, isGradable } from "./cell-metric";
-import { GridDialog } from "./grid-dialog";
+import { PanelDialog } from "@/components/ui/panel-dialog";
 import type { GridView } from "./grid-view";
 import { ThumbsButton } from "./thumbs-button";
 import { useCellActions } from "./use-cell-actions";
@@ -32,7 +32,7 @@ export function CellDialog({ target, rowValues, view, onClose }: CellDialogProps
   const cell = useShownCell(target?.row ?? -1, target?.runColumn ?? null);
   const title = target ? `Row ${target.row + 1}, ${target.columnName}` : "Cell";
   return (
-    <GridDialog
+    <PanelDialog
       open={target !== null}
       onClose={onClose}
       title={title}
@@ -46,7 +46,7 @@ export function CellDialog({ target, rowValues, view, onClose }: CellDialogProps
           <p className="text-zinc-600">This cell has not run.</p>
         )}
       </div>
-    </GridDialog>
+    </PanelDialog>
   );
 }
 

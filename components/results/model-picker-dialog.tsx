@@ -11,7 +11,7 @@ import {
   type ModelCatalog,
 } from "@/lib/client/models-api";
 import type { ModelOption } from "@/lib/client/run-types";
-import { GridDialog } from "./grid-dialog";
+import { PanelDialog } from "@/components/ui/panel-dialog";
 
 type ModelPickerDialogProps = {
   open: boolean;
@@ -113,7 +113,7 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
   const noMatches = filter.trim() !== "" && shownCount === 0;
 
   return (
-    <GridDialog open={open} onClose={onClose} title={title} testId="model-picker-dialog" widthClassName="w-[min(420px,calc(100vw-32px))] h-[min(640px,85vh)]">
+    <PanelDialog open={open} onClose={onClose} title={title} testId="model-picker-dialog" widthClassName="w-[min(420px,calc(100vw-32px))] h-[min(640px,85vh)]">
       <div className="shrink-0 border-b border-zinc-100 px-3 py-2">
         <input
           ref={filterRef}
@@ -183,7 +183,7 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
       {customProviders.length > 0 && (
         <CustomModelForm providers={customProviders} idPrefix={pickerId} actionLabel={actionLabel} onAdd={pick} />
       )}
-    </GridDialog>
+    </PanelDialog>
   );
 }
 

@@ -6,7 +6,7 @@ type ModalDialogProps = {
   open: boolean;
   onClose(): void;
   title: React.ReactNode;
-  children: React.ReactNode;
+  children?: React.ReactNode;
   /** sm 440px (default), md 640px, lg 880px, xl 1040px; never wider than the window. */
   size?: "sm" | "md" | "lg" | "xl";
   /**
@@ -84,13 +84,16 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       data-testid={testId}
+      // Escape fires `cancel` at once but `close` a frame or more later; answering the first
+      // keeps a quick reopen from finding the old state. onClose may so be called twice.
+      onCancel={onClose}
       onClose={onClose}
       onKeyDown={keepTabInDialog}
       className={`m-auto max-h-[calc(100vh-48px)] ${WIDTHS[size]} rounded-xl border border-accent-line bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-zinc-900/30`}
     >
       {open && (
         <div className="flex max-h-[calc(100vh-48px)] flex-col p-5">
-          <h2 id={titleId} className="pr-8 text-base font-semibold">
+          <h2 id={titleId} className="pr-8 text-base font-semibold break-words">
             {title}
           </h2>
           {description && (
@@ -98,7 +101,7 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
               {description}
             </p>
           )}
-          <div className="mt-2 min-h-0 flex-1 overflow-auto text-sm text-zinc-700">{children}</div>
+          {children != null && <div className="mt-2 min-h-0 flex-1 overflow-auto text-sm text-zinc-700">{children}</div>}
           {footer === undefined ? (
             <form method="dialog" className="mt-5 flex justify-end">
               <button

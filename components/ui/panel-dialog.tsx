@@ -1,12 +1,16 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
-import { keepTabInDialog } from "@/components/ui/modal-dialog";
+import { keepTabInDialog } from "./modal-dialog";
 
-type GridDialogProps = {
+type PanelDialogProps = {
   open: boolean;
   onClose(): void;
   title: string;
+  /** A line under the title (aria-describedby). */
+  description?: string;
+  /** The close button's name; "Close" by default. */
+  closeLabel?: string;
   /** Tailwind width classes of the dialog box. */
   widthClassName?: string;
   testId?: string;
@@ -14,14 +18,25 @@ type GridDialogProps = {
 };
 
 /**
- * The grid's modal on the native <dialog> (as components/ui/modal-dialog.tsx): showModal() gives
- * the dialog role, the focus trap, Escape and an inert page. This one is wider, scrolls its body,
- * has a × in the header, closes on a click on the backdrop and gives focus back to whatever had it.
+ * A modal panel on the native <dialog> (as ModalDialog: the dialog role, the focus trap, Escape,
+ * an inert page) for content that lays itself out: a header with the title and a ×, then the
+ * children, which scroll and pad themselves. Closes on a click on the backdrop and gives focus
+ * back to whatever had it. The cell details, the model picker and the run history use it.
  */
-export function GridDialog({ open, onClose, title, widthClassName = "w-[min(440px,calc(100vw-32px))]", testId, children }: GridDialogProps) {
+export function PanelDialog({
+  open,
+  onClose,
+  title,
+  description,
+  closeLabel = "Close",
+  widthClassName = "w-[min(440px,calc(100vw-32px))]",
+  testId,
+  children,
+}: PanelDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  const descriptionId = useId();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -45,6 +60,7 @@ export function GridDialog({ open, onClose, title, widthClassName = "w-[min(440p
     <dialog
       ref={dialogRef}
       aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
       data-testid={testId}
       onClose={handleClose}
       onKeyDown={keepTabInDialog}
@@ -55,12 +71,19 @@ export function GridDialog({ open, onClose, title, widthClassName = "w-[min(440p
       className={`m-auto max-h-[min(85vh,900px)] overflow-hidden rounded-xl border border-accent-line bg-white p-0 text-left font-normal text-zinc-900 shadow-xl backdrop:bg-zinc-900/30 open:flex open:flex-col ${widthClassName}`}
     >
       <div className="flex shrink-0 items-center gap-3 border-b border-zinc-100 px-5 py-3">
-        <h2 id={titleId} className="min-w-0 flex-1 truncate text-base font-semibold" title={title}>
-          {title}
-        </h2>
+        <div className="min-w-0 flex-1">
+          <h2 id={titleId} className="truncate text-base font-semibold" title={title}>
+            {title}
+          </h2>
+          {description && (
+            <p id={descriptionId} className="mt-0.5 text-xs text-zinc-600">
+              {description}
+            </p>
+          )}
+        </div>
         <button
           type="button"
-          aria-label="Close"
+          aria-label={closeLabel}
           onClick={() => dialogRef.current?.close()}
           className="grid size-7 shrink-0 place-items-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
         >
