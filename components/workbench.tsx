@@ -73,7 +73,9 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   }, []);
   const [validationProblem, setValidationProblem] = useState<RunValidationProblem | null>(null);
 
-  const variables = useMemo(() => detectVariables(prompt), [prompt]);
+  // A history view shows the earlier version's text, and its variables.
+  const shownText = readOnly && run ? run.prompt : prompt;
+  const variables = useMemo(() => detectVariables(shownText), [shownText]);
   const graders = useMemo(() => prompts.filter((item) => item.type === "grader"), [prompts]);
   const grader = graders.find((item) => item.id === graderId) ?? null;
 
