@@ -1,20 +1,11 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { openFreshWorkbench, uniqueName } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
+import { rgbOf } from "./helpers/colors";
 
 // Workbench spec, Testing Plan 9 (Error Display) and the cell states of the grid: an error is a
 // white card with a red border and its message (the modal has the rest), a malformed answer a
 // warning-yellow card with the output, and a queued or running cell three pulsing bars.
-
-/** An element's computed colour as [r, g, b], whatever notation the CSS uses (oklch, hsl). */
-async function rgbOf(locator: Locator, property: "backgroundColor" | "borderTopColor"): Promise<number[]> {
-  return locator.evaluate((element, name) => {
-    const context = document.createElement("canvas").getContext("2d")!;
-    context.fillStyle = getComputedStyle(element)[name];
-    context.fillRect(0, 0, 1, 1);
-    return Array.from(context.getImageData(0, 0, 1, 1).data.slice(0, 3));
-  }, property);
-}
 
 async function expectRedBorderOnWhite(cell: Locator) {
   expect(await rgbOf(cell, "backgroundColor")).toEqual([255, 255, 255]);

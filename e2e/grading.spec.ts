@@ -1,6 +1,7 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { openFreshWorkbench } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
+import { rgbOf } from "./helpers/colors";
 
 // Workbench spec, Testing Plan 4 (Grader Overlay) and 5 (Manual Grading). mock/echo grades too
 // (a run's grader uses the column's model) and echoes the grader prompt, so a grader that ends in
@@ -30,16 +31,6 @@ async function serverCells(page: Page, runId: string): Promise<ServerCell[]> {
 
 async function manualGradeOnServer(page: Page, runId: string, row: number): Promise<number | null | undefined> {
   return (await serverCells(page, runId)).find((cell) => cell.row === row && cell.column === 0)?.manualGrade;
-}
-
-/** An element's computed colour as [r, g, b], whatever notation the CSS uses (oklch, hsl). */
-async function rgbOf(locator: Locator, property: "backgroundColor" | "borderTopColor" | "color"): Promise<number[]> {
-  return locator.evaluate((element, name) => {
-    const context = document.createElement("canvas").getContext("2d")!;
-    context.fillStyle = getComputedStyle(element)[name];
-    context.fillRect(0, 0, 1, 1);
-    return Array.from(context.getImageData(0, 0, 1, 1).data.slice(0, 3));
-  }, property);
 }
 
 async function runWithGrader(page: Page) {

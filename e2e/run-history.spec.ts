@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 import { openFreshWorkbench } from "./helpers/workbench-setup";
+import { rgbOf } from "./helpers/colors";
 
 // The run history of a prompt: two runs of different text, graded by hand to different averages,
 // listed newest first, compared (text diff and grade change per model), and the earlier one
@@ -28,19 +29,6 @@ async function gradeCell(workbench: WorkbenchPage, row: number, column: string, 
 
 async function runIdInUrl(page: Page): Promise<string | null> {
   return new URL(page.url()).searchParams.get("run");
-}
-
-/** A CSS colour as [r, g, b], whatever notation the browser answers (Tailwind 4 gives oklch). */
-async function rgbOf(locator: Locator): Promise<[number, number, number]> {
-  return locator.evaluate((element) => {
-    const canvas = document.createElement("canvas");
-    canvas.width = canvas.height = 1;
-    const context = canvas.getContext("2d")!;
-    context.fillStyle = getComputedStyle(element).color;
-    context.fillRect(0, 0, 1, 1);
-    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-    return [r, g, b] as [number, number, number];
-  });
 }
 
 test.describe("run history", () => {

@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { ColumnParams } from "@/lib/client/draft-store";
 import { inputClassName, SettingsButton } from "@/components/settings/settings-controls";
-import { keepTabInDialog } from "@/components/ui/modal-dialog";
+import { keepTabInDialog, useModalOpen } from "@/components/ui/modal-dialog";
 
 type ColumnParamsDialogProps = {
   open: boolean;
@@ -71,18 +71,11 @@ export function ColumnParamsDialog({ open, columnName, params, disabledReason, o
   const [errors, setErrors] = useState<FieldErrors>({});
   const readOnly = disabledReason !== null;
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      setFields(toFields(params));
-      setErrors({});
-      dialog.showModal();
-    }
-    if (!open && dialog.open) dialog.close();
-    // params are read when the dialog opens, not while the person types.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  // params are read when the dialog opens, not while the person types.
+  useModalOpen(dialogRef, open, () => {
+    setFields(toFields(params));
+    setErrors({});
+  });
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -63,6 +63,26 @@ export function keepTabInDialog(event: React.KeyboardEvent<HTMLElement>) {
 }
 
 /**
+ * Shows a <dialog> as a modal while `open` is true and closes it when it turns false. onOpen runs
+ * just before it opens (to note who had focus, or to reset a form); it is read at that moment.
+ */
+export function useModalOpen(dialogRef: React.RefObject<HTMLDialogElement | null>, open: boolean, onOpen?: () => void) {
+  const onOpenRef = useRef(onOpen);
+  useEffect(() => {
+    onOpenRef.current = onOpen;
+  });
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      onOpenRef.current?.();
+      dialog.showModal();
+    }
+    if (!open && dialog.open) dialog.close();
+  }, [dialogRef, open]);
+}
+
+/**
  * A modal on the native <dialog>: showModal() gives the dialog role, a focus trap (with
  * keepTabInDialog, Tab cycles inside), Escape to close and an inert page behind it, with no library.
  */
@@ -71,12 +91,7 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
   const titleId = useId();
   const descriptionId = useId();
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  useModalOpen(dialogRef, open);
 
   return (
     <dialog

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
-import { keepTabInDialog } from "./modal-dialog";
+import { useId, useRef } from "react";
+import { keepTabInDialog, useModalOpen } from "./modal-dialog";
 
 type PanelDialogProps = {
   open: boolean;
@@ -38,15 +38,9 @@ export function PanelDialog({
   const titleId = useId();
   const descriptionId = useId();
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      returnFocusRef.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      dialog.showModal();
-    }
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  useModalOpen(dialogRef, open, () => {
+    returnFocusRef.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  });
 
   function handleClose() {
     onClose();

@@ -8,20 +8,10 @@ export type DatasetWithRows = DatasetItem & { rows: Record<string, string>[] };
 /** The most rows one dataset may have (the server's createDatasetSchema allows no more). */
 export const MAX_DATASET_ROWS = 100_000;
 
-/** The caller's uploaded datasets, newest first. */
-export function listDatasets(): Promise<DatasetItem[]> {
-  return requestJson<DatasetItem[]>("/api/v1/datasets");
-}
-
 /** A dataset with its first `limit` rows (the server's default is 50). */
 export function getDataset(id: string, { limit }: { limit?: number } = {}): Promise<DatasetWithRows> {
   const query = limit === undefined ? "" : `?limit=${limit}`;
   return requestJson<DatasetWithRows>(`/api/v1/datasets/${encodeURIComponent(id)}${query}`);
-}
-
-/** Stores a parsed dataset on the server. */
-export async function uploadDataset(input: { name: string; headers: string[]; rows: Record<string, string>[] }): Promise<DatasetItem> {
-  return uploadDatasetBlob(await datasetUploadBlob(input));
 }
 
 /** Stores a dataset from a POST body made by datasetUploadBlob (in the parser worker, say). */

@@ -4,7 +4,8 @@ import { hashText } from "@/lib/core/cache-key";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
-import { getDatasetById, insertDataset, listDatasetRows } from "@/lib/db/runs/insert-dataset";
+import { getDatasetItem } from "@/lib/db/datasets/get-dataset-item";
+import { insertDataset, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { getRunSummary } from "@/lib/db/runs/get-run";
@@ -92,7 +93,7 @@ async function planOrCreateRun(
     let rowCount = 1;
     let planRows: Array<Record<string, string>> = [{}];
     if (input.datasetId) {
-      const dataset = await getDatasetById(tx, { id: input.datasetId });
+      const dataset = await getDatasetItem(tx, { id: input.datasetId });
       if (!dataset) throw new NotFoundError(`Dataset ${input.datasetId} not found.`);
       datasetId = dataset.id;
       rowCount = dataset.rowCount;

@@ -21,16 +21,6 @@ export async function insertDataset(
   return datasetId;
 }
 
-/** The dataset's headers and row count, or null when it is not the caller's. */
-export async function getDatasetById(tx: Queryable, { id }: { id: string }): Promise<{ id: string; name: string; headers: string[]; rowCount: number } | null> {
-  const { rows } = await tx.query<{ id: string; name: string; headers: string[]; row_count: number }>(
-    "select id, name, headers, row_count from datasets where id = $1",
-    [id],
-  );
-  const row = rows[0];
-  return row ? { id: row.id, name: row.name, headers: row.headers, rowCount: row.row_count } : null;
-}
-
 /** All rows of a dataset in order. */
 export async function listDatasetRows(tx: Queryable, { datasetId }: { datasetId: string }): Promise<Array<Record<string, string>>> {
   const { rows } = await tx.query<{ data: Record<string, string> }>(
