@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { detectVariables } from "@/lib/core/template";
 import { MAX_COLUMNS, useDraftStore, type DraftColumn } from "@/lib/client/draft-store";
 import { datasetFit, graderFit } from "@/lib/client/dataset-fit";
@@ -22,7 +22,7 @@ import { useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type CreateRunInput } from "@/lib/client/run-types";
 import { useRunSession } from "@/lib/client/use-run-session";
 import { useWorkbenchSetup } from "@/lib/client/use-workbench-setup";
-import { useViewMode } from "@/lib/client/view-mode";
+import { afterPointerRelease, useTrackPointer, useViewMode } from "@/lib/client/view-mode";
 import type { MetricView } from "@/lib/client/workbench-types";
 import { DatasetSummary } from "./dataset/dataset-summary";
 import { DatasetUploadButton } from "./dataset/dataset-upload-button";
@@ -131,11 +131,20 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
     },
     [setPrompt],
   );
+  // The editor's focus, read when a switch to balanced that waited for a click comes due.
+  const editorFocused = useRef(false);
+  useTrackPointer();
   const handleEditorBlur = useCallback(() => {
-    setViewMode("balanced");
+    editorFocused.current = false;
     void saveActiveText();
+    afterPointerRelease(() => {
+      if (!editorFocused.current) setViewMode("balanced");
+    });
   }, [setViewMode]);
-  const handleEditorFocus = useCallback(() => setViewMode("focus"), [setViewMode]);
+  const handleEditorFocus = useCallback(() => {
+    editorFocused.current = true;
+    setViewMode("focus");
+  }, [setViewMode]);
 
   // A history view shows the run's own columns; otherwise the columns being set up.
   const gridColumns = useMemo<DraftColumn[]>(

@@ -41,7 +41,7 @@ test.describe("cell states", () => {
         { provider: "mock", model: "no-such-model" },
       ],
     });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(2);
 
     const failing = workbench.cell(1, "mock / fast");
@@ -84,7 +84,7 @@ test.describe("cell states", () => {
       rows: [{ topic: "fog" }, { topic: "hail" }],
       columns: [{ provider: "mock", model: "malformed" }],
     });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(2);
 
     const cell = workbench.cell(1, "mock / malformed");

@@ -37,7 +37,7 @@ async function runWithGrader(page: Page) {
   const workbench = new WorkbenchPage(page);
   await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: ROWS, grader: GRADER });
   await expect(page.getByTestId("grader-select")).not.toHaveValue("");
-  await workbench.runButton.click();
+  await workbench.clickRun();
   await workbench.expectDone(3);
   return workbench;
 }
@@ -94,7 +94,7 @@ test.describe("grading", () => {
     const workbench = new WorkbenchPage(page);
     await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: ROWS.map(({ topic }) => ({ topic })) });
     await expect(page.getByTestId("grader-select")).toHaveValue("");
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(3);
     const runId = runIdOf(page);
     const thumbs = (row: number) => workbench.cell(row, "mock / echo").getByTestId("thumbs-button");

@@ -107,7 +107,7 @@ test.describe("re-run a cell", () => {
     const workbench = new WorkbenchPage(page);
     const text = `Spell {{n}} in words. (${uniqueName("cache")})`;
     await openFreshWorkbench(page, { text, rows: rows(16), columns: [{ provider: "mock", model: "fast" }] });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(16);
     await expect(workbench.cell(1, "mock / fast").getByRole("img", { name: "answered from cache" })).toHaveCount(0);
 

@@ -51,7 +51,7 @@ test.describe("results grid", () => {
     await expect(workbench.addModelButton).toBeDisabled();
     await expect(workbench.addModelButton).toHaveAttribute("title", "A run can compare up to 4 models");
 
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(8);
     for (const [column, model] of ["fast", "echo", "mock", "fast"].entries()) {
       for (const row of [0, 1]) {
@@ -102,7 +102,7 @@ test.describe("results grid", () => {
         { provider: "mock", model: "fast" },
       ],
     });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(4);
     await expect(cellAt(page, 1, 1).getByTestId("cell-output")).toContainText("Oslo");
 
@@ -128,7 +128,7 @@ test.describe("results grid", () => {
     const ending = "THE-VERY-LAST-WORDS";
     const text = `Write about {{topic}}. ${"Keep every sentence short and plain, and say nothing twice. ".repeat(5)}${ending}`;
     await openFreshWorkbench(page, { text, rows: [{ topic: "tides" }] });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(1);
 
     const cell = workbench.cell(1, "mock / echo");
@@ -168,7 +168,7 @@ test.describe("results grid", () => {
         { provider: "mock", model: "fast" },
       ],
     });
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(6);
 
     const pill = page.getByTestId("metric-pill");

@@ -50,7 +50,7 @@ test.describe("run plan, budget, cache and column parameters", () => {
     // The same rows with another prompt (so nothing comes from the cache) and a tiny budget.
     await page.getByLabel("Budget", { exact: true }).fill("0.0001");
     await expect(page.getByLabel("Budget mode")).toHaveValue("estimate");
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(24);
     const skipped = page.locator('[data-status="skipped"]');
     await expect(skipped.first()).toBeVisible();
@@ -68,7 +68,7 @@ test.describe("run plan, budget, cache and column parameters", () => {
     // The first prompt again, without a budget: every answer comes from the cache.
     await page.getByLabel("Budget", { exact: true }).fill("");
     await workbench.writePrompt("Describe {{city}} in one short line.");
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(24);
     await expect(workbench.cell(1, "mock / fast").getByRole("img", { name: "answered from cache" })).toBeVisible();
     await expect(page.getByRole("img", { name: "answered from cache" })).toHaveCount(24);
@@ -84,7 +84,7 @@ test.describe("run plan, budget, cache and column parameters", () => {
     await dialog.getByRole("button", { name: "Save parameters" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("columnheader", { name: /mock \/ fast/ })).toContainText("3 set");
-    await workbench.runButton.click();
+    await workbench.clickRun();
     await workbench.expectDone(24);
     await expect(workbench.cell(1, "mock / fast")).toHaveAccessibleName(/^Row 1, mock \/ fast: \w+, .*ignores the parameter "maxTokens"/);
     await expect(workbench.cell(1, "mock / fast").getByTestId("cell-warning")).toHaveAttribute("title", /maxTokens/);

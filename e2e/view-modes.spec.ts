@@ -59,6 +59,24 @@ test.describe("view modes", () => {
     await workbench.expectDone(1);
   });
 
+  test("a click at a person's pace on Run, with the editor focused, starts the run", async ({ page }) => {
+    // The press blurs the editor; if the panel shrank at once, Run would slide out from under the
+    // pointer before the button came up and the click would land elsewhere. A person holds a
+    // button down for about a tenth of a second, so the press here lasts 150 ms.
+    await openFreshWorkbench(page, { text: "Say hello.", columns: [{ provider: "mock", model: "fast" }] });
+    const workbench = new WorkbenchPage(page);
+    await workbench.editor.click();
+    await expectShare(page, FOCUS);
+    const box = (await workbench.runButton.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.waitForTimeout(150);
+    await page.mouse.up();
+    await expect(page).toHaveURL(/[?&]run=[\w-]+/);
+    await expectShare(page, BALANCED);
+    await workbench.expectDone(1);
+  });
+
   test("the switch is a 300 ms spring: under way early on, at the end by 300 ms", async ({ page }) => {
     await openFreshWorkbench(page, { text: "Say hello." });
     await clickOutsideEditor(page);

@@ -61,6 +61,13 @@ export class WorkbenchPage {
   }
 
   /** Presses Ctrl+Enter in the editor and waits for the run's id in the address bar. */
+  /** Clicks Run and waits for the new run to open, so a check after it cannot pass on the run before. */
+  async clickRun() {
+    const before = new URL(this.page.url()).searchParams.get("run");
+    await this.runButton.click();
+    await expect.poll(() => new URL(this.page.url()).searchParams.get("run")).not.toBe(before);
+  }
+
   async runWithKeyboard() {
     await this.editor.click();
     await this.page.keyboard.press("Control+Enter");
