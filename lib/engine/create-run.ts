@@ -10,6 +10,7 @@ import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { getRunSummary } from "@/lib/db/runs/get-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import type { TextProvider } from "@/lib/providers/types";
 import { NotFoundError, ValidationError } from "./errors";
 import { planRun, type RunPlanEstimate } from "./plan-run";
 
@@ -55,6 +56,14 @@ async function planOrCreateRun(
       throw new ValidationError(`models.${index}.provider`, `Unknown provider "${column.provider}".`);
     }
   });
+  // Adapters are had before the transaction opens: having one may read the caller's stored key,
+  // and on PGlite (one connection) a query from outside an open transaction waits for it to end,
+  // which here would wait for that query: the server's database would hang for good.
+  const adapters = new Map<string, TextProvider | null>();
+  for (const provider of new Set(input.models.map((column) => column.provider))) {
+    // a provider that cannot be had now (no key yet) just falls back to the estimate
+    adapters.set(provider, await providers.resolve({ provider, userId }).catch(() => null));
+  }
   return asUser(db, userId, async (tx) => {
     let promptId: string | null = null;
     let promptVersionId: string;
@@ -115,9 +124,8 @@ async function planOrCreateRun(
       rows: rowCount === 0 ? [] : planRows,
       columns,
       trials,
-      // a provider that cannot be had now (no key yet) just falls back to the estimate
       tokenizerFor: async ({ provider, model }) => {
-        const adapter = await providers.resolve({ provider, userId }).catch(() => null);
+        const adapter = adapters.get(provider);
         return adapter?.countTokens ? (text: string) => adapter.countTokens!(model, text) : null;
       },
     });

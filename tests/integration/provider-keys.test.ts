@@ -4,6 +4,8 @@ import { lastFour, sealSecret } from "@/lib/auth/secret-box";
 import { asUser } from "@/lib/db/as-user";
 import { listProviderKeys, upsertProviderKey } from "@/lib/db/keys/provider-keys";
 import { createCredentialSource } from "@/lib/engine/credential-source";
+import { createRun, estimateRun } from "@/lib/engine/create-run";
+import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 import type { ProviderFactory } from "@/lib/providers/provider-factories";
 import { createPgliteTestDatabase, userB, type TestDatabase } from "../helpers/databases";
 
@@ -67,4 +69,27 @@ describe("stored provider keys and where credentials come from", () => {
     source.forget!({ provider: "openai", userId: localUserId });
     await expect(source({ provider: "openai", userId: localUserId, factory })).resolves.toMatchObject({ apiKey: replaced });
   });
+
+  it("plans and creates a run of a vendor model whose key is stored, on PGlite, without waiting on itself", async () => {
+    // Resolving the vendor's adapter reads the stored key. Done inside the run's transaction, that
+    // read waited for the transaction to end, which waited for the read: on PGlite (one connection)
+    // every later query of the server hung with it. A fresh registry has no key remembered.
+    const providers = createDefaultProviderRegistry({ db: test.db, secretKey, env: {} });
+    const input = { prompt: "Say {{word}}.", rows: [{ word: "hi" }], models: [{ provider: "openai", model: "gpt-4o" }] };
+    const plan = await withDeadline(estimateRun({ db: test.db, providers }, { userId: localUserId, input }), "the plan");
+    expect(plan.models[0]).toMatchObject({ provider: "openai", model: "gpt-4o", cells: 1, priced: true });
+    const fresh = createDefaultProviderRegistry({ db: test.db, secretKey, env: {} });
+    const run = await withDeadline(createRun({ db: test.db, providers: fresh }, { userId: localUserId, input: { ...input, cache: false } }), "the run");
+    expect(run).toMatchObject({ status: "queued", plan: { cells: 1 } });
+    // and the database still answers
+    await expect(withDeadline(test.db.query("select 1 as one"), "a query after them")).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  });
 });
+
+function withDeadline<T>(promise: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not come back within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
