@@ -75,6 +75,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let tickAgain = false;
   let stopped = false;
   let lastSweep = 0;
+  // Ticks in a row whose results could not be saved.
+  let failedSaves = 0;
 
   if (options.reclaimOnStart) await expireAllLeases(db);
 
@@ -136,9 +138,16 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         await saveCellResults(db, { workerId: id, results: unsaved });
         unsaved = [];
       }
+      failedSaves = 0;
     } catch (error) {
-      // Keep them for the next tick rather than lose paid-for results.
-      finished.unshift(...unsaved);
+      if (unsaved.length > 0 && ++failedSaves >= SAVE_TRIES) {
+        // The same results failed again and again: find out whether one of them is the cause.
+        failedSaves = 0;
+        await saveOneByOne(unsaved);
+      } else {
+        // Keep them for the next tick rather than lose paid-for results.
+        finished.unshift(...unsaved);
+      }
       throw error;
     }
     // A run is checked for completion when it has nothing left to claim, and either results of
@@ -192,10 +201,49 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       });
   }
 
+  /**
+   * Saves results one at a time, after a batch of them failed SAVE_TRIES times. One the database
+   * refuses twice on its own, while it answers everything else, is stored as an error that keeps
+   * what was paid (tokens, cost, latency) without the text that could not be stored; otherwise a
+   * single unstorable answer would fail every batch it rides in, and the worker would retry that
+   * batch for ever while no run finished. While the database does not answer, nothing is changed:
+   * the results wait for the next tick, as they would after any failed write.
+   */
+  async function saveOneByOne(results: CellResult[]): Promise<void> {
+    for (const result of results) {
+      let refusal: unknown = null;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          await saveCellResults(db, { workerId: id, results: [result] });
+          refusal = null;
+          break;
+        } catch (error) {
+          refusal = error;
+        }
+      }
+      if (refusal === null) continue;
+      const answers = await db.query("select 1").then(() => true, () => false);
+      if (!answers) {
+        finished.push(result);
+        continue;
+      }
+      onError(refusal);
+      await saveCellResults(db, { workerId: id, results: [unstorableResult(result, refusal)] }).catch((error) => {
+        onError(error);
+        finished.push(result);
+      });
+    }
+  }
+
   async function flush(): Promise<void> {
     if (finished.length === 0) return;
     const batch = finished.splice(0, finished.length);
-    await saveCellResults(db, { workerId: id, results: batch });
+    // The last write before the leases go back: a refused batch is saved one by one, so that one
+    // unstorable answer does not send every finished cell back to the queue to be paid for again.
+    await saveCellResults(db, { workerId: id, results: batch }).catch(async (error) => {
+      onError(error);
+      await saveOneByOne(batch);
+    });
   }
 
 
@@ -247,6 +295,32 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       await flush().catch(onError);
       await releaseLeases(db, { workerId: id }).catch(onError);
     },
+  };
+}
+
+/** Failed saves in a row after which the worker looks for a result the database refuses. */
+const SAVE_TRIES = 3;
+
+/** What is kept of a result the database refused: the call's cost and its cell's end, not its text. */
+function unstorableResult(result: CellResult, refusal: unknown): CellResult {
+  const reason = refusal instanceof Error ? refusal.message : String(refusal);
+  return {
+    id: result.id,
+    runId: result.runId,
+    status: "error",
+    errorCode: "internal",
+    errorMessage: `The answer came back but could not be stored (${reason}). Its tokens and cost are kept; re-run the cell to try again.`,
+    inputHash: result.inputHash,
+    tokensIn: result.tokensIn,
+    tokensOut: result.tokensOut,
+    tokensEstimated: result.tokensEstimated,
+    latencyMs: result.latencyMs,
+    costUsd: result.costUsd,
+    graderCostUsd: result.graderCostUsd,
+    graderTokensIn: result.graderTokensIn,
+    graderTokensOut: result.graderTokensOut,
+    provider: result.provider,
+    model: result.model,
   };
 }
 

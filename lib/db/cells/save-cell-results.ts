@@ -36,6 +36,16 @@ export interface CellResult {
   graderError?: string | null;
 }
 
+// Postgres text cannot hold U+0000, and jsonb refuses a UTF-16 surrogate without its other half;
+// a model can answer with either (a "\u0000" escape, an emoji split by a JSON escape). One such
+// string would make the whole batch fail, so every string is made storable here, each bad
+// character becoming U+FFFD as a UTF-8 decoder would show it.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function storable(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.replace(UNSTORABLE, "\uFFFD") : value;
+}
+
 /** Results as the JSON that parallaxr_save_results reads (0005_queue.sql). */
 export function resultsPayload(results: CellResult[]): string {
   return JSON.stringify(
@@ -69,6 +79,7 @@ export function resultsPayload(results: CellResult[]): string {
       grader_cost_usd: result.graderCostUsd ?? null,
       grader_error: result.graderError ?? null,
     })),
+    storable,
   );
 }
 
