@@ -153,8 +153,7 @@ test.describe("large datasets", () => {
   });
 
   test("a 50 MB CSV is parsed off the main thread", async ({ page }) => {
-    // Setting up 10,000 rows and 40,000 cells takes a while on two busy cores; the frames are what is measured.
-    test.setTimeout(150_000);
+    test.setTimeout(90_000);
     const workbench = new WorkbenchPage(page);
     await openFreshWorkbench(page, { text: "Summarize {{text}}." });
 
