@@ -138,9 +138,12 @@ test.describe("results grid", () => {
     expect(Array.from((await preview.textContent()) ?? "").length).toBe(201);
     await expect(preview).not.toContainText(ending);
 
+    // The page holds the start of each output; the dialog reads the whole of this one.
+    const fullRead = page.waitForRequest((request) => request.method() === "GET" && /\/api\/v1\/runs\/[\w-]+\/cells\/[\w-]+$/.test(request.url()));
     await cell.click();
     const modal = page.getByRole("dialog", { name: "Row 1, mock / echo" });
     await expect(modal).toBeVisible();
+    await fullRead;
     await expect(modal).toHaveAttribute("data-testid", "cell-modal");
     const output = modal.getByRole("region", { name: "Output" });
     await expect(output).toContainText("Write about tides.");

@@ -5,6 +5,7 @@ import { formatLatency, formatTokenCount } from "@/lib/client/format-metrics";
 import { formatUsd } from "@/lib/client/format-money";
 import { gradeColor } from "@/lib/client/grade-color";
 import { useShownCell } from "@/lib/client/run-store";
+import { useFullCell } from "@/lib/client/use-full-cell";
 import type { Cell } from "@/lib/client/run-types";
 import { describeManualGrade, isGradable } from "./cell-metric";
 import { PanelDialog } from "@/components/ui/panel-dialog";
@@ -50,7 +51,10 @@ export function CellDialog({ target, rowValues, view, onClose }: CellDialogProps
   );
 }
 
-function CellDetails({ cell, view, target, rowValues }: { cell: Cell; view: GridView; target: string; rowValues: Record<string, string> | undefined }) {
+function CellDetails({ cell: shown, view, target, rowValues }: { cell: Cell; view: GridView; target: string; rowValues: Record<string, string> | undefined }) {
+  // The grid holds the start of each output; the dialog reads the whole of this one.
+  const full = useFullCell(shown, view.runId);
+  const cell = full.cell;
   const actions = useCellActions(cell, view.runId);
   const estimated = cell.tokensEstimated ? "~" : "";
   const graderGrade = cell.grade;
@@ -144,7 +148,21 @@ function CellDetails({ cell, view, target, rowValues }: { cell: Cell; view: Grid
       {/* A failed call has no output to show: the error above says what happened. */}
       {(cell.output || !(cell.error || cell.errorCode)) && (
         <Section title="Output">
-          <TextBox label="Output" text={cell.output} empty={cell.status === "queued" || cell.status === "running" ? "Not finished yet." : "(empty output)"} />
+          <TextBox
+            label="Output"
+            text={cell.outputTruncated && cell.output !== null ? `${cell.output}…` : cell.output}
+            empty={cell.status === "queued" || cell.status === "running" ? "Not finished yet." : "(empty output)"}
+          />
+          {full.loading && (
+            <p role="status" className="text-xs text-zinc-500">
+              Loading the whole output…
+            </p>
+          )}
+          {full.error && (
+            <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-[13px] text-red-800">
+              Only the start of the output is shown: the rest could not be loaded ({full.error}).
+            </p>
+          )}
         </Section>
       )}
 

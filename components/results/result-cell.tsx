@@ -172,6 +172,7 @@ function queuedCell(row: number, column: number): Cell {
     status: "queued",
     output: null,
     outputParsed: null,
+    outputTruncated: false,
     tokensIn: null,
     tokensOut: null,
     tokensEstimated: false,

@@ -24,6 +24,8 @@ export interface Cell {
   status: CellStatus;
   output: string | null;
   outputParsed: string | null;
+  /** True when output or outputParsed was cut to the length asked for (?outputChars=); GET the cell for all of it. */
+  outputTruncated: boolean;
   tokensIn: number | null;
   tokensOut: number | null;
   tokensEstimated: boolean;

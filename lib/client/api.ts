@@ -51,9 +51,16 @@ export function createRun(input: CreateRunInput): Promise<Run> {
   return requestJson<Run>("/api/v1/runs", { method: "POST", body: JSON.stringify(input) });
 }
 
-/** A run with all of its cells. */
+/**
+ * How much of each output the page holds: the grid shows 200 characters, and one more tells it to
+ * add an ellipsis. A cell's dialog reads the whole output when it opens (cells say outputTruncated);
+ * a run of 40,000 long answers is tens of megabytes in full.
+ */
+export const PREVIEW_CHARS = 201;
+
+/** A run with all of its cells, each output cut to PREVIEW_CHARS. */
 export function getRun({ id }: { id: string }): Promise<Run> {
-  return requestJson<Run>(`/api/v1/runs/${encodeURIComponent(id)}`);
+  return requestJson<Run>(`/api/v1/runs/${encodeURIComponent(id)}?outputChars=${PREVIEW_CHARS}`);
 }
 
 /** The lifecycle actions a person can take on an active run. */

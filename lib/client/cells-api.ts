@@ -1,6 +1,11 @@
 // Browser helpers for one cell of a run: a person's grade and a re-run.
 import { requestJson } from "./api";
-import type { RunSummary } from "./run-types";
+import type { Cell, RunSummary } from "./run-types";
+
+/** One cell with its whole output (the grid holds only the start of each: see PREVIEW_CHARS). */
+export function getCell({ runId, cellId }: { runId: string; cellId: string }): Promise<Cell> {
+  return requestJson(`/api/v1/runs/${encodeURIComponent(runId)}/cells/${encodeURIComponent(cellId)}`);
+}
 
 /** Sets (1 pass, 0 fail) or clears (null) a person's grade of a cell; answers the stored grade. */
 export function setManualGrade({

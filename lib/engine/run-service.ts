@@ -1,20 +1,30 @@
-import type { Run, RunSummary } from "@/lib/api/types";
+import type { Cell, Run, RunSummary } from "@/lib/api/types";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
-import { getRunSummary, listCells } from "@/lib/db/runs/get-run";
+import { getCell, getRunSummary, listCells } from "@/lib/db/runs/get-run";
 import { applyRunAction, requeueCell, type RunAction } from "@/lib/db/runs/run-lifecycle";
 import { NotFoundError } from "./errors";
 
-/** The run with its rows and cells, as userId may see it. */
-export async function getRun({ db }: { db: Database }, { userId, runId }: { userId: string; runId: string }): Promise<Run> {
+/** The run with its rows and cells, as userId may see it; outputs cut to outputChars when given. */
+export async function getRun(
+  { db }: { db: Database },
+  { userId, runId, outputChars = null }: { userId: string; runId: string; outputChars?: number | null },
+): Promise<Run> {
   return asUser(db, userId, async (tx) => {
     const summary = await getRunSummary(tx, { id: runId });
     if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
     const rows = summary.datasetId ? await listDatasetRows(tx, { datasetId: summary.datasetId }) : [];
-    const cells = await listCells(tx, { runId });
+    const cells = await listCells(tx, { runId, outputChars });
     return { ...summary, rows, cells };
   });
+}
+
+/** One cell of userId's run, with its whole output. */
+export async function getRunCell({ db }: { db: Database }, { userId, runId, cellId }: { userId: string; runId: string; cellId: string }): Promise<Cell> {
+  const cell = await asUser(db, userId, (tx) => getCell(tx, { runId, cellId }));
+  if (!cell) throw new NotFoundError(`Cell ${cellId} of run ${runId} not found.`);
+  return cell;
 }
 
 /** Pauses, resumes or cancels a run of userId's. */

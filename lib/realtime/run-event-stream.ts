@@ -28,6 +28,8 @@ export function createRunEventStream(input: {
   userId: string;
   runId: string;
   afterSeq: number;
+  /** Cut each cell's output to this many characters (cells say outputTruncated); null: all of it. */
+  outputChars?: number | null;
   signal: AbortSignal;
 }): ReadableStream<Uint8Array> {
   const { db, notifications, userId, runId, signal } = input;
@@ -57,7 +59,7 @@ export function createRunEventStream(input: {
           readAt = Date.now();
           dirty = false;
           const { cells, summary } = await asUser(db, userId, async (tx) => {
-            const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize });
+            const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null });
             // While cells stream, the summary waits its turn; when they stop, it is read at once
             // (it says whether the run is over).
             const wantSummary = cells.length < pageSize && (cells.length === 0 || Date.now() - summaryReadAt >= summaryIntervalMs);

@@ -1,6 +1,7 @@
 // The one way the UI follows a run live. Today it reads the Server-Sent Events stream of
 // /api/v1/runs/{id}/events; with Supabase configured it will read Realtime instead, behind
 // the same signature.
+import { PREVIEW_CHARS } from "@/lib/client/api";
 import type { Cell, RunSummary } from "@/lib/client/run-types";
 
 /** How the live connection is doing, for a small indicator in the UI. */
@@ -50,7 +51,7 @@ export function subscribeToRun(runId: string, handlers: RunSubscriptionHandlers,
   const open = () => {
     if (stopped) return;
     handlers.onConnectionChange?.("connecting");
-    const current = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events?after=${cursor}`);
+    const current = new EventSource(`/api/v1/runs/${encodeURIComponent(runId)}/events?after=${cursor}&outputChars=${PREVIEW_CHARS}`);
     source = current;
 
     current.onopen = () => {

@@ -1,13 +1,28 @@
 import type { Cell, CellCounts, RunSummary } from "@/lib/api/types";
 import type { Queryable } from "../database";
 
-const cellColumns = `id, row_index, column_index, trial, status, output_raw, output_parsed, tokens_in, tokens_out,
+/**
+ * The cell columns, with the model's output cut to its first outputChars characters when a number
+ * is given (a grid shows 200 of them; a run of 40,000 cells of long answers is tens of megabytes
+ * in full). output_truncated says whether anything was cut.
+ */
+function cellColumns(outputChars: number | null = null): string {
+  if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars > 0)) {
+    throw new Error(`outputChars must be a positive integer, not ${outputChars}`);
+  }
+  const output =
+    outputChars === null
+      ? "output_raw, output_parsed, false as output_truncated"
+      : `left(output_raw, ${outputChars}) as output_raw, left(output_parsed, ${outputChars}) as output_parsed,
+         coalesce(length(output_raw) > ${outputChars} or length(output_parsed) > ${outputChars}, false) as output_truncated`;
+  return `id, row_index, column_index, trial, status, ${output}, tokens_in, tokens_out,
   tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
   grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd`;
+}
 
 interface CellRow {
   id: string; row_index: number; column_index: number; trial: number; status: Cell["status"];
-  output_raw: string | null; output_parsed: string | null; tokens_in: number | null; tokens_out: number | null;
+  output_raw: string | null; output_parsed: string | null; output_truncated: boolean; tokens_in: number | null; tokens_out: number | null;
   tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
   error_message: string | null; error_code: string | null; warnings: string[]; attempts: number; cached: boolean;
   grade: number | null; manual_grade: number | null; seq: number | string; updated_at: Date | string;
@@ -23,6 +38,7 @@ function toCell(row: CellRow): Cell {
     status: row.status,
     output: row.output_raw,
     outputParsed: row.output_parsed,
+    outputTruncated: row.output_truncated,
     tokensIn: row.tokens_in,
     tokensOut: row.tokens_out,
     tokensEstimated: row.tokens_estimated,
@@ -108,20 +124,26 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
 /** Cells of a run changed after the cursor seq, oldest change first, at most limit of them. */
 export async function listCellChanges(
   tx: Queryable,
-  { runId, afterSeq, limit = 1000 }: { runId: string; afterSeq: number; limit?: number },
+  { runId, afterSeq, limit = 1000, outputChars = null }: { runId: string; afterSeq: number; limit?: number; outputChars?: number | null },
 ): Promise<Cell[]> {
   const { rows } = await tx.query<CellRow>(
-    `select ${cellColumns} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
+    `select ${cellColumns(outputChars)} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
     [runId, afterSeq, limit],
   );
   return rows.map(toCell);
 }
 
-/** Every cell of a run in grid order. */
-export async function listCells(tx: Queryable, { runId }: { runId: string }): Promise<Cell[]> {
+/** Every cell of a run in grid order, outputs cut to outputChars characters when given. */
+export async function listCells(tx: Queryable, { runId, outputChars = null }: { runId: string; outputChars?: number | null }): Promise<Cell[]> {
   const { rows } = await tx.query<CellRow>(
-    `select ${cellColumns} from run_cells where run_id = $1 order by row_index, column_index, variant, trial`,
+    `select ${cellColumns(outputChars)} from run_cells where run_id = $1 order by row_index, column_index, variant, trial`,
     [runId],
   );
   return rows.map(toCell);
+}
+
+/** One cell of a run, in full; null when there is none (or it is not the caller's). */
+export async function getCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<Cell | null> {
+  const { rows } = await tx.query<CellRow>(`select ${cellColumns()} from run_cells where run_id = $1 and id = $2`, [runId, cellId]);
+  return rows[0] ? toCell(rows[0]) : null;
 }

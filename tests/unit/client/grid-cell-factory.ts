@@ -10,6 +10,7 @@ export function makeCell(overrides: Partial<Cell> = {}): Cell {
     status: "ok",
     output: "answer",
     outputParsed: null,
+    outputTruncated: false,
     tokensIn: 1000,
     tokensOut: 200,
     tokensEstimated: false,

@@ -5,18 +5,26 @@ import { route } from "@/lib/server/route";
 export const dynamic = "force-dynamic";
 
 const params = z.object({ id: z.uuid({ message: "run id must be a UUID" }) });
+const query = z.object({
+  outputChars: z.coerce.number({ message: "outputChars must be a number" }).int().min(1).max(1_000_000).optional(),
+});
 
-/** Server-Sent Events of the run's cell changes; resumes after Last-Event-ID (or ?after=). */
+/**
+ * Server-Sent Events of the run's cell changes; resumes after Last-Event-ID (or ?after=).
+ * ?outputChars=N cuts each cell's output as GET /runs/{id} does.
+ */
 export const GET = route({ params }, async ({ request, caller, params, app }) => {
   const url = new URL(request.url);
   const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
   const afterSeq = Number.parseInt(cursor, 10);
+  const { outputChars } = query.parse({ outputChars: url.searchParams.get("outputChars") ?? undefined });
   const stream = createRunEventStream({
     db: app.db,
     notifications: app.notifications,
     userId: caller.userId,
     runId: params.id,
     afterSeq: Number.isFinite(afterSeq) && afterSeq > 0 ? afterSeq : 0,
+    outputChars: outputChars ?? null,
     signal: request.signal,
   });
   return new Response(stream, {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { gradeCellSchema } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
 import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
+import { getRunCell } from "@/lib/engine/run-service";
 import { HttpError } from "@/lib/server/http-errors";
 import { route } from "@/lib/server/route";
 
@@ -11,6 +12,9 @@ const params = z.object({
   id: z.uuid({ message: "run id must be a UUID" }),
   cellId: z.uuid({ message: "cell id must be a UUID" }),
 });
+
+/** One cell with its whole output (a run read with ?outputChars= carries only the start of each). */
+export const GET = route({ params }, ({ caller, params, app }) => getRunCell(app, { userId: caller.userId, runId: params.id, cellId: params.cellId }));
 
 /** Sets a person's grade of a cell: {"manualGrade": 1 | 0 | null}; it overrides the grader's. */
 export const PATCH = route({ params, body: gradeCellSchema }, async ({ caller, params, body, app }) => {
