@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { clearResponseCache } from "@/lib/db/cache/response-cache";
 import { listUserPrices, recordFetchedPrices } from "@/lib/db/pricing/pricing";
-import { createRun } from "@/lib/engine/create-run";
 import { getRun, rerunCell } from "@/lib/engine/run-service";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import type { CreateRunInput } from "@/lib/api/schemas";
-import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, userB, waitFor } from "../helpers/databases";
+import { pgliteEngine, runToEnd as runRunToEnd } from "../helpers/engine";
 
 // A provider of our own that the shipped price list does not know, answering with real usage.
 const acme: TextProvider = {
@@ -33,28 +32,13 @@ const windowed: TextProvider = {
 const windowedCalls: string[] = [];
 
 describe("response cache, re-runs and cost", () => {
-  let test: TestDatabase;
-  let worker: Worker;
   const calls: string[] = [];
   const mock = createMockProvider({ onCall: ({ prompt }) => calls.push(prompt) });
   const providers = createProviderRegistry([mock, acme, windowed]);
 
-  beforeAll(async () => {
-    test = await createPgliteTestDatabase();
-    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await test.drop();
-  });
+  const test = pgliteEngine(providers);
 
-  const runToEnd = async (userId: string, input: CreateRunInput) => {
-    const run = await createRun({ db: test.db, providers }, { userId, input });
-    return waitFor(async () => {
-      const current = await getRun({ db: test.db }, { userId, runId: run.id });
-      return current.status === "completed" ? current : null;
-    }, { what: "the run to complete" });
-  };
+  const runToEnd = (userId: string, input: CreateRunInput) => runRunToEnd({ db: test.db, providers }, { userId, input });
   const input = (prompt: string): CreateRunInput => ({
     prompt,
     rows: Array.from({ length: 5 }, (_, n) => ({ n: String(n) })),

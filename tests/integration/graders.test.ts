@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { ProviderError } from "@/lib/providers/provider-error";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
-import { createPgliteTestDatabase, userA, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, waitFor } from "../helpers/databases";
+import { pgliteEngine } from "../helpers/engine";
 
 // A judge that grades by what the generator wrote: the mock echoes its input, so the row's
 // marker word reaches the judge through {{output}}.
@@ -28,19 +28,10 @@ const judge: TextProvider = {
 };
 
 describe("graders", () => {
-  let test: TestDatabase;
-  let worker: Worker;
   const generatorCalls: string[] = [];
   const providers = createProviderRegistry([createMockProvider({ onCall: ({ prompt }) => generatorCalls.push(prompt) }), judge]);
 
-  beforeAll(async () => {
-    test = await createPgliteTestDatabase();
-    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await test.drop();
-  });
+  const test = pgliteEngine(providers);
 
   it("grades each answer with the row's variables and {{output}}, and records what the judge could not grade", async () => {
     const run = await createRun({ db: test.db, providers }, {

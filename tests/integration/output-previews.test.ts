@@ -1,40 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { listCellChanges } from "@/lib/db/runs/get-run";
-import { createRun } from "@/lib/engine/create-run";
 import { getRun, getRunCell } from "@/lib/engine/run-service";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, userB } from "../helpers/databases";
+import { pgliteEngine, runToEnd } from "../helpers/engine";
 
 // A run read for the grid carries the start of each output (?outputChars=); a cell read alone
 // carries all of it. Characters are counted as the grid counts them: by code point, so an emoji
 // is one character and is never cut in half.
 describe("output previews", () => {
-  let test: TestDatabase;
-  let worker: Worker;
   const providers = createProviderRegistry([createMockProvider()]);
 
-  beforeAll(async () => {
-    test = await createPgliteTestDatabase();
-    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await test.drop();
-  });
+  const test = pgliteEngine(providers);
 
   it("cuts long outputs to the characters asked for, says so, and gives the whole of one cell on request", async () => {
     const long = `${"🌊 tides rise and fall, ".repeat(30)}END`;
-    const run = await createRun({ db: test.db, providers }, {
+    const run = await runToEnd({ db: test.db, providers }, {
       userId: userA,
       input: { prompt: "{{text}}", rows: [{ text: long }, { text: "short" }], models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }] },
     });
-    const whole = await waitFor(async () => {
-      const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
-      return current.status === "completed" ? current : null;
-    });
+    const whole = await getRun({ db: test.db }, { userId: userA, runId: run.id });
     const [longCell, shortCell] = whole.cells.sort((a, b) => a.row - b.row);
     expect(longCell.output).toContain("END");
     expect(longCell.outputTruncated).toBe(false);

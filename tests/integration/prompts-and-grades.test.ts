@@ -1,38 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { deletePrompt, getPromptById, insertPrompt, listPrompts, updatePrompt } from "@/lib/db/prompts/prompts";
 import { listPromptRuns } from "@/lib/db/runs/list-prompt-runs";
 import { seedExamples } from "@/lib/engine/seed-examples";
 import { getWorkbenchState } from "@/lib/db/workbench/workbench-state";
 import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
-import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { createPgliteTestDatabase, userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, userB } from "../helpers/databases";
+import { pgliteEngine, runToEnd } from "../helpers/engine";
 
 describe("prompt versions and manual grades", () => {
-  let test: TestDatabase;
-  let worker: Worker;
   const providers = createProviderRegistry([createMockProvider()]);
 
-  beforeAll(async () => {
-    test = await createPgliteTestDatabase();
-    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-  });
-  afterAll(async () => {
-    await worker.stop();
-    await test.drop();
-  });
+  const test = pgliteEngine(providers);
 
-  const runPrompt = async (promptId: string) => {
-    const run = await createRun({ db: test.db, providers }, { userId: userA, input: { promptId, models: [{ provider: "mock", model: "fast" }] } });
-    return waitFor(async () => {
-      const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
-      return current.status === "completed" ? current : null;
-    });
-  };
+  const runPrompt = (promptId: string) =>
+    runToEnd({ db: test.db, providers }, { userId: userA, input: { promptId, models: [{ provider: "mock", model: "fast" }] } });
   const versionOf = async (promptVersionId: string | null) =>
     (await test.db.query<{ version: number; text: string }>("select version, text from prompt_versions where id = $1", [promptVersionId])).rows[0];
 

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll } from "vitest";
+import type { CreateRunInput } from "@/lib/api/schemas";
+import type { Run } from "@/lib/api/types";
+import type { Database } from "@/lib/db/database";
+import { createRun } from "@/lib/engine/create-run";
+import { getRun } from "@/lib/engine/run-service";
+import { startWorker, type Worker } from "@/lib/engine/worker";
+import type { ProviderRegistry } from "@/lib/providers/registry";
+import { createPgliteTestDatabase, waitFor, type TestDatabase } from "./databases";
+
+/**
+ * For the tests of one file: a fresh in-memory PGlite and a worker over `providers`, started
+ * before the first test and stopped after the last. Read `db` inside tests, not at load time.
+ */
+export function pgliteEngine(providers: ProviderRegistry): { readonly db: Database } {
+  let test: TestDatabase | null = null;
+  let worker: Worker | null = null;
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await test?.drop();
+  });
+  return {
+    get db() {
+      if (!test) throw new Error("pgliteEngine's database is there only while its file's tests run");
+      return test.db;
+    },
+  };
+}
+
+/** Creates a run as userId and waits until it has completed. */
+export async function runToEnd(
+  { db, providers }: { db: Database; providers: ProviderRegistry },
+  { userId, input, timeoutMs }: { userId: string; input: CreateRunInput; timeoutMs?: number },
+): Promise<Run> {
+  const run = await createRun({ db, providers }, { userId, input });
+  return waitFor(
+    async () => {
+      const current = await getRun({ db }, { userId, runId: run.id });
+      return current.status === "completed" ? current : null;
+    },
+    { timeoutMs, what: `run ${run.id} to complete` },
+  );
+}
