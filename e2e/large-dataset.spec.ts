@@ -97,8 +97,11 @@ async function scrollAndMeasure(page: Page, browser: Browser, workbench: Workben
     expect(recorded.longestTask).toBeLessThan(LONG_TASK_LIMIT_MS);
   }
   expect(traced.longestTask).toBeLessThan(LONG_TASK_LIMIT_MS);
-  // The grid kept updating while it scrolled.
-  if (streaming) expect(progressAtEnd).not.toBe(progressAtStart);
+  // The grid kept updating while it scrolled, at a busy run's pace (~270 cells/s here), not a trickle.
+  if (streaming) {
+    const done = (progress: string | null) => Number(/^([\d,]+) \//.exec(progress ?? "")?.[1].replaceAll(",", "") ?? Number.NaN);
+    expect(done(progressAtEnd) - done(progressAtStart), `${progressAtStart} -> ${progressAtEnd}`).toBeGreaterThan(500);
+  }
 }
 
 // Playwright's own trace takes a snapshot of the whole page at every action: 240 of them while the

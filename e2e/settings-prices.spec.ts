@@ -82,6 +82,13 @@ test.describe("settings: prices", () => {
 
 // Limits live on their own settings page, beside Prices.
 test.describe("settings: limits", () => {
+  // The limits are the server's for every later spec: 120 mock calls a minute would slow every run
+  // after this one (the large-grid spec measured 7 cells/s instead of ~270), so they are lifted after.
+  test.afterEach(async ({ request }) => {
+    const lifted = await request.put("/api/v1/limits/mock", { data: { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null } });
+    expect(lifted.ok()).toBe(true);
+  });
+
   test("saves a provider's limits; empty means no limit", async ({ page }) => {
     await page.goto("/settings/limits");
     await expect(page.getByRole("heading", { name: "Rate limits", level: 1 })).toBeVisible();
