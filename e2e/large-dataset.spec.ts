@@ -12,14 +12,14 @@ import { describeFrameStats, startFrameRecorder, stopFrameRecorder, traceFrameSt
 // Bounds, measured on the 2-core test machine (headless Chromium, no GPU, the server on the same
 // cores), with Playwright's own trace off (see below): a finished 10,000-row grid scrolls at a rAF
 // p95 of 16.7 ms with no long task; while ~270 cells/s stream in, the compositor's frames (trace)
-// have a p95 of ~30 ms and the page's rAF a p95 of ~33 ms, longest task ~60 ms. (With the recorder
-// on, the same page measured a rAF p95 of 100-300 ms and seconds of long tasks: the recorder's
-// snapshots, not the page.) The page that copied every cell per batch measured a rAF p95 of 717 ms
+// have a p95 of ~30 ms and the page's rAF a p95 of 33 ms alone and up to 100 ms in the full suite,
+// longest task 60-260 ms (the renderer waiting for a core). (With the recorder on, the same page
+// measured a rAF p95 of 100-300 ms and seconds of long tasks: the recorder's snapshots.) The page that copied every cell per batch measured a rAF p95 of 717 ms
 // and tasks of 930 ms; a grid rendering all 10,000 rows takes seconds per layout. The bounds leave
 // room for a loaded machine and still fail either.
 const FRAME_P95_LIMIT_MS = 50;
-const STREAMING_RAF_P95_LIMIT_MS = 100;
-const STREAMING_LONG_TASK_LIMIT_MS = 250;
+const STREAMING_RAF_P95_LIMIT_MS = 200;
+const STREAMING_LONG_TASK_LIMIT_MS = 400;
 const LONG_TASK_LIMIT_MS = 200;
 const DOM_ROW_LIMIT = 60;
 const PARSE_GAP_LIMIT_MS = 250;
