@@ -10,7 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PREVIEW_CHARS } from "@/lib/client/api";
+import { asUser } from "@/lib/db/as-user";
 import { openDatabase } from "@/lib/db/open-database";
+import { listCells } from "@/lib/db/runs/get-run";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
 import { createMockProvider } from "@/lib/providers/mock-provider";
@@ -63,11 +65,38 @@ try {
 
   const whole = await measure(null);
   const preview = await measure(PREVIEW_CHARS);
+
+  // The cells alone, two ways: listCells (one json_agg text, parsed here) against the reader it
+  // replaced, one result row per cell with the same columns.
+  const median = async (read: () => Promise<unknown>) => {
+    const times: number[] = [];
+    for (let i = 0; i < repeat + 1; i++) {
+      const started = performance.now();
+      await read();
+      if (i > 0) times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  };
+  const rowByRow = await median(() =>
+    asUser(db, userId, (tx) =>
+      tx.query(
+        `select id, row_index, column_index, trial, status, left(output_raw, ${PREVIEW_CHARS}) as output_raw,
+                left(output_parsed, ${PREVIEW_CHARS}) as output_parsed,
+                coalesce(length(output_raw) > ${PREVIEW_CHARS} or length(output_parsed) > ${PREVIEW_CHARS}, false) as output_truncated,
+                tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings,
+                attempts, cached, grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd
+           from run_cells where run_id = $1 order by row_index, column_index, variant, trial`,
+        [run.id],
+      ),
+    ),
+  );
+  const aggregated = await median(() => asUser(db, userId, (tx) => listCells(tx, { runId: run.id, outputChars: PREVIEW_CHARS })));
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   console.log(`run of ${rows * 4} cells, ~1,500-character answers, PGlite on disk, median of ${repeat}`);
   console.log(`whole outputs:            ${whole.ms.toFixed(0)} ms, ${mb(whole.bytes)}`);
   console.log(`outputChars=${PREVIEW_CHARS} (grid): ${preview.ms.toFixed(0)} ms, ${mb(preview.bytes)}`);
   console.log(`ratio grid / whole:       time ${(preview.ms / whole.ms).toFixed(2)}, size ${(preview.bytes / whole.bytes).toFixed(2)}`);
+  console.log(`cells alone (grid read): one row per cell ${rowByRow.toFixed(0)} ms, listCells (json_agg) ${aggregated.toFixed(0)} ms, ratio ${(aggregated / rowByRow).toFixed(2)}`);
 } finally {
   await db.close();
   rmSync(folder, { recursive: true, force: true });
