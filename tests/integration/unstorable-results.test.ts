@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRun } from "@/lib/engine/create-run";
-import { getRun } from "@/lib/engine/run-service";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { providerFactories } from "@/lib/providers/provider-factories";
-import { createProviderRegistry } from "@/lib/providers/registry";
+import { createProviderRegistry, type ProviderRegistry } from "@/lib/providers/registry";
 import {
   createPgliteTestDatabase,
   createServerTestDatabase,
   postgresServerAvailable,
   userA,
-  waitFor,
   type TestDatabase,
 } from "../helpers/databases";
+import { runToEnd } from "../helpers/engine";
 import { TEST_API_KEY, startVendorServer, type VendorServer } from "../helpers/vendor-server";
 
 // A result Postgres will not store must not wedge the worker: before, one such answer made every
@@ -32,6 +30,7 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
     let test: TestDatabase | null = null;
     let vendor: VendorServer;
     let worker: Worker | null = null;
+    let providers: ProviderRegistry;
     const errors: unknown[] = [];
 
     beforeAll(async () => {
@@ -50,7 +49,7 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
         return { headers: { "content-type": "application/json" }, body: completion(content) };
       });
       const openai = providerFactories.openai.create({ apiKey: TEST_API_KEY, baseURL: vendor.baseURL });
-      const providers = createProviderRegistry([openai]);
+      providers = createProviderRegistry([openai]);
       // Stands in for any reason a database may refuse one result: this text cannot be stored.
       await test.db.exec(`
         create function refuse_poison() returns trigger language plpgsql as $$
@@ -60,7 +59,6 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
         end $$;
         create trigger refuse_poison before update on run_cells for each row execute function refuse_poison();`);
       worker = await startWorker({ db: test.db, providers, pollMs: 20, onError: (error) => errors.push(error) });
-      Object.assign(test, { providers });
     });
     afterAll(async () => {
       await worker?.stop();
@@ -68,24 +66,16 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
       await test?.drop();
     });
 
-    async function runToEnd(words: string[]) {
-      const providers = (test as unknown as { providers: Parameters<typeof createRun>[0]["providers"] }).providers;
-      const run = await createRun({ db: test!.db, providers }, {
+    const runWords = (words: string[]) =>
+      runToEnd({ db: test!.db, providers }, {
         userId: userA,
         input: { prompt: "Say {{word}}.", rows: words.map((word) => ({ word })), models: [{ provider: "openai", model: "gpt-4o" }] },
+        timeoutMs: 20_000,
       });
-      return waitFor(
-        async () => {
-          const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
-          return current.status === "completed" ? current : null;
-        },
-        { timeoutMs: 20_000, what: `the run over ${words.join(", ")} to complete` },
-      );
-    }
 
     it("stores a NUL and half a surrogate pair as U+FFFD, in the cell and in the cache", async (context) => {
       if (!test) return context.skip();
-      const done = await runToEnd(["NUL", "SPLIT", "plain"]);
+      const done = await runWords(["NUL", "SPLIT", "plain"]);
       const byRow = done.cells.sort((a, b) => a.row - b.row);
       expect(byRow.map((cell) => cell.status)).toEqual(["ok", "ok", "ok"]);
       expect(byRow[0].output).toBe("before\uFFFDafter");
@@ -93,14 +83,14 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
       expect(byRow[2].output).toBe("fine: Say plain.");
 
       // The same run again is answered from the cache, with the same text.
-      const again = await runToEnd(["NUL", "SPLIT", "plain"]);
+      const again = await runWords(["NUL", "SPLIT", "plain"]);
       expect(again.cells.map((cell) => cell.cached)).toEqual([true, true, true]);
       expect(again.cells.sort((a, b) => a.row - b.row)[0].output).toBe("before\uFFFDafter");
     });
 
     it("stores a result that fails alone as an error with its cost, and goes on with every other", async (context) => {
       if (!test) return context.skip();
-      const done = await runToEnd(["one", "POISON", "three"]);
+      const done = await runWords(["one", "POISON", "three"]);
       const byRow = done.cells.sort((a, b) => a.row - b.row);
       expect(byRow.map((cell) => cell.status)).toEqual(["ok", "error", "ok"]);
       expect(byRow[1].output).toBeNull();
@@ -112,7 +102,7 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
       expect(errors.some((error) => String(error).includes("this output cannot be stored"))).toBe(true);
 
       // The worker is not wedged: a later run finishes.
-      const later = await runToEnd(["four"]);
+      const later = await runWords(["four"]);
       expect(later.cells[0].status).toBe("ok");
     });
   });
