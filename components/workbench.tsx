@@ -93,7 +93,8 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
 
   const handleRun = useCallback(async () => {
     setViewMode("balanced");
-    if (runActive || session.busy || columns.length === 0 || readOnly) return;
+    // Until the dataset and columns have loaded, a run would be checked against none of them.
+    if (setup.loading || runActive || session.busy || columns.length === 0 || readOnly) return;
     if (!activePrompt) return;
     if (prompt.trim() === "") {
       session.showError("Write a prompt first: the editor is empty.");
@@ -122,7 +123,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
     };
     await session.start(input, dataset && dataset.rows.length === dataset.rowCount ? dataset.rows : undefined);
     void refreshActivePrompt();
-  }, [runActive, session, columns, readOnly, activePrompt, prompt, variables, dataset, grader, budget, budgetMode, setViewMode]);
+  }, [setup.loading, runActive, session, columns, readOnly, activePrompt, prompt, variables, dataset, grader, budget, budgetMode, setViewMode]);
 
   const handleEditorChange = useCallback(
     (text: string) => {
@@ -171,11 +172,13 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   const gradeMode = (run ? run.hasGrader : grader !== null) ? "grader" : "manual";
   const runDisabledReason = readOnly
     ? "This is an earlier run, shown read-only"
-    : columns.length === 0
-      ? "Add a model first"
-      : runActive
-        ? "A run is active: one run at a time"
-        : null;
+    : setup.loading
+      ? "The workbench is still loading"
+      : columns.length === 0
+        ? "Add a model first"
+        : runActive
+          ? "A run is active: one run at a time"
+          : null;
   const headers = dataset?.headers ?? null;
   // Columns the grader reads are used too, so they are not listed as unused.
   const fitVariables = useMemo(
@@ -190,7 +193,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
       <AppHeader />
       <h1 className="sr-only">Prompt workbench</h1>
 
-      <main className="flex min-h-0 flex-1" data-view-mode={viewMode}>
+      <main className="flex min-h-0 flex-1" data-view-mode={viewMode} aria-busy={setup.loading}>
         <section
           aria-labelledby="prompt-heading"
           data-testid="editor-panel"
@@ -248,7 +251,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
               <div className="pointer-events-auto">
                 <RunButton
                   onRun={() => void handleRun()}
-                  disabled={runDisabledReason !== null || setup.loading}
+                  disabled={runDisabledReason !== null}
                   running={runActive || (session.busy && !readOnly)}
                   disabledReason={runDisabledReason}
                 />

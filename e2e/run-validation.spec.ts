@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { openFreshWorkbench } from "./helpers/workbench-setup";
+import { createDataset, createPrompt, openFreshWorkbench, setWorkbench, uniqueName } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 // Testing Plan 2 (Run Validation) of the workbench spec: Run checks the prompt's and the grader's
@@ -69,6 +69,41 @@ test.describe("run validation", () => {
       status: string;
     };
     expect(run).toMatchObject({ rowCount: 1, status: "completed" });
+  });
+
+  test("Ctrl+Enter before the dataset has loaded waits instead of calling its columns missing", async ({ page }) => {
+    // Seeded first, as a first visit would, so the seed does not replace this setup.
+    expect((await page.request.post("/api/v1/seed")).ok()).toBe(true);
+    const prompt = await createPrompt(page.request, { text: "Describe {{city}}." });
+    const dataset = await createDataset(page.request, uniqueName("cities") + ".csv", [{ city: "Lyon" }, { city: "Porto" }]);
+    await setWorkbench(page.request, { activePromptId: prompt.id, datasetId: dataset.id });
+    // Hold the dataset back, as a slow server would, while the prompt is already shown.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route((url) => url.pathname === `/api/v1/datasets/${dataset.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const workbench = new WorkbenchPage(page);
+    await page.goto("/");
+    await expect(page.getByTestId("prompt-name")).toHaveText(prompt.name);
+    await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "true");
+    await expect(workbench.runButton).toBeDisabled();
+    await expect(workbench.runButton).toHaveAttribute("title", "The workbench is still loading");
+
+    await workbench.editor.click();
+    await page.keyboard.press("Control+Enter");
+    // Give a wrongly started check time to show its dialog.
+    await page.waitForTimeout(300);
+    await expect(validationDialog(page)).toBeHidden();
+    expect(new URL(page.url()).searchParams.get("run")).toBeNull();
+
+    release();
+    await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "false");
+    await expect(workbench.runButton).toBeEnabled();
+    await workbench.runWithKeyboard();
+    await workbench.expectDone(2);
+    expect(await runCount(page, prompt.id)).toBe(1);
   });
 
   test("extra dataset columns do not stop a run", async ({ page }) => {

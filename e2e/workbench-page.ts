@@ -1,5 +1,6 @@
 import path from "node:path";
 import { expect, type Locator, type Page } from "@playwright/test";
+import { waitForSetup } from "./helpers/workbench-setup";
 
 /** The fixtures folder beside the tests. */
 export const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", name);
@@ -31,6 +32,7 @@ export class WorkbenchPage {
     await this.page.goto(`/${query}`);
     // The first column appears once the setup has loaded.
     await expect(this.page.getByRole("columnheader", { name: /mock \/ / }).first()).toBeVisible();
+    await waitForSetup(this.page);
   }
 
   /** Switches what every cell badge and the summary row show, e.g. to "Tokens". */
@@ -60,7 +62,6 @@ export class WorkbenchPage {
     await this.page.getByRole("dialog", { name: "Add a model" }).getByRole("button", { name }).click();
   }
 
-  /** Presses Ctrl+Enter in the editor and waits for the run's id in the address bar. */
   /** Clicks Run and waits for the new run to open, so a check after it cannot pass on the run before. */
   async clickRun() {
     const before = new URL(this.page.url()).searchParams.get("run");
@@ -68,7 +69,9 @@ export class WorkbenchPage {
     await expect.poll(() => new URL(this.page.url()).searchParams.get("run")).not.toBe(before);
   }
 
+  /** Presses Ctrl+Enter in the editor and waits for the run's id in the address bar. */
   async runWithKeyboard() {
+    await waitForSetup(this.page);
     await this.editor.click();
     await this.page.keyboard.press("Control+Enter");
     await expect(this.page).toHaveURL(/[?&]run=[\w-]+/);

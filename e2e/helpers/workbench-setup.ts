@@ -50,6 +50,11 @@ export async function setWorkbench(
   );
 }
 
+/** Waits until the workbench has loaded its dataset and columns: before that, Run is disabled. */
+export async function waitForSetup(page: Page): Promise<void> {
+  await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "false");
+}
+
 /**
  * A workbench with a new prompt of this text, optionally a dataset, a grader and columns, opened
  * in the page. Seeds first (as a first visit would) so the seed never lands in the middle of a test.
@@ -66,5 +71,6 @@ export async function openFreshWorkbench(
   await setWorkbench(request, { activePromptId: prompt.id, datasetId: dataset?.id ?? null, graderPromptId: grader?.id ?? null, columns: options.columns });
   await page.goto(`/${options.query ?? ""}`);
   await expect(page.getByTestId("prompt-name")).toHaveText(prompt.name);
+  await waitForSetup(page);
   return { prompt, grader, datasetId: dataset?.id ?? null };
 }
