@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createDataset, createPrompt, openFreshWorkbench, setWorkbench, uniqueName } from "./helpers/workbench-setup";
+import { createDataset, createPrompt, openFreshWorkbench, seedExamples, setWorkbench, uniqueName, waitForSetup } from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 // Testing Plan 2 (Run Validation) of the workbench spec: Run checks the prompt's and the grader's
@@ -73,7 +73,7 @@ test.describe("run validation", () => {
 
   test("Ctrl+Enter before the dataset has loaded waits instead of calling its columns missing", async ({ page }) => {
     // Seeded first, as a first visit would, so the seed does not replace this setup.
-    expect((await page.request.post("/api/v1/seed")).ok()).toBe(true);
+    await seedExamples(page.request);
     const prompt = await createPrompt(page.request, { text: "Describe {{city}}." });
     const dataset = await createDataset(page.request, uniqueName("cities") + ".csv", [{ city: "Lyon" }, { city: "Porto" }]);
     await setWorkbench(page.request, { activePromptId: prompt.id, datasetId: dataset.id });
@@ -90,6 +90,7 @@ test.describe("run validation", () => {
     await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "true");
     await expect(workbench.runButton).toBeDisabled();
     await expect(workbench.runButton).toHaveAttribute("title", "The workbench is still loading");
+    await saveScreenshot(page, "workbench-loading");
 
     await workbench.editor.click();
     await page.keyboard.press("Control+Enter");
@@ -99,7 +100,7 @@ test.describe("run validation", () => {
     expect(new URL(page.url()).searchParams.get("run")).toBeNull();
 
     release();
-    await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "false");
+    await waitForSetup(page);
     await expect(workbench.runButton).toBeEnabled();
     await workbench.runWithKeyboard();
     await workbench.expectDone(2);

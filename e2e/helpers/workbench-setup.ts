@@ -50,6 +50,11 @@ export async function setWorkbench(
   );
 }
 
+/** Seeds the first-visit examples (once per user), so a seed never lands in the middle of a test. */
+export async function seedExamples(request: APIRequestContext): Promise<void> {
+  await ok(await request.post("/api/v1/seed"));
+}
+
 /** Waits until the workbench has loaded its dataset and columns: before that, Run is disabled. */
 export async function waitForSetup(page: Page): Promise<void> {
   await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "false");
@@ -64,7 +69,7 @@ export async function openFreshWorkbench(
   options: { text: string; rows?: Record<string, string>[]; datasetName?: string; grader?: string; columns?: ColumnSetup[]; query?: string },
 ): Promise<{ prompt: PromptInfo; grader: PromptInfo | null; datasetId: string | null }> {
   const request = page.request;
-  await ok(await request.post("/api/v1/seed"));
+  await seedExamples(request);
   const prompt = await createPrompt(request, { text: options.text });
   const grader = options.grader ? await createPrompt(request, { text: options.grader, type: "grader" }) : null;
   const dataset = options.rows ? await createDataset(request, options.datasetName ?? uniqueName("rows") + ".csv", options.rows) : null;
