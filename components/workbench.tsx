@@ -279,7 +279,7 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
             <h2 id="dataset-heading" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase">
               Dataset
             </h2>
-            <DatasetSummary dataset={dataset} />
+            <DatasetSummary dataset={dataset} loading={setup.loading} />
           </section>
 
           {!readOnly && (

@@ -90,6 +90,8 @@ test.describe("run validation", () => {
     await expect(page.getByRole("main")).toHaveAttribute("aria-busy", "true");
     await expect(workbench.runButton).toBeDisabled();
     await expect(workbench.runButton).toHaveAttribute("title", "The workbench is still loading");
+    await expect(page.getByTestId("dataset-loading")).toHaveText("Loading…");
+    await expect(page.getByTestId("dataset-empty")).toHaveCount(0);
     await saveScreenshot(page, "workbench-loading");
 
     await workbench.editor.click();

@@ -5,12 +5,19 @@ import type { LoadedDataset } from "@/lib/client/draft-store";
 import { formatRowCount } from "./dataset-preview-caption";
 import { DatasetPreviewModal } from "./dataset-preview-modal";
 
-type DatasetSummaryProps = { dataset: LoadedDataset | null };
+type DatasetSummaryProps = { dataset: LoadedDataset | null; loading?: boolean };
 
 /** The active dataset's name, row count and columns with a Preview button, or how to load one. */
-export function DatasetSummary({ dataset }: DatasetSummaryProps) {
+export function DatasetSummary({ dataset, loading = false }: DatasetSummaryProps) {
   const [previewOpen, setPreviewOpen] = useState(false);
 
+  if (!dataset && loading) {
+    return (
+      <p className="text-sm text-zinc-500" data-testid="dataset-loading">
+        Loading…
+      </p>
+    );
+  }
   if (!dataset) {
     return (
       <p className="text-sm text-zinc-500" data-testid="dataset-empty">
