@@ -16,3 +16,17 @@ export class NotFoundError extends Error {
     this.name = "NotFoundError";
   }
 }
+
+/**
+ * A request whose size passes a documented limit (body, prompt, rendered input, cells of a run);
+ * becomes HTTP 413. The message names the limit and how to stay under it.
+ */
+export class TooLargeError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "TooLargeError";
+  }
+}

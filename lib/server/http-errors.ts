@@ -1,13 +1,18 @@
 import { ZodError } from "zod";
-import { NotFoundError, ValidationError } from "@/lib/engine/errors";
+import { NotFoundError, TooLargeError, ValidationError } from "@/lib/engine/errors";
 import { RunActionError } from "@/lib/db/runs/run-lifecycle";
 
 /** The error codes the API answers with, each with its HTTP status. */
 export const httpErrors = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  misdirected_request: 421,
+  too_many_requests: 429,
   internal: 500,
 } as const;
 
@@ -46,6 +51,7 @@ function toErrorBody(error: unknown): ErrorBody {
     return { error: { code: "bad_request", message: field ? `${field}: ${issue.message}` : issue.message, field: field || undefined } };
   }
   if (error instanceof ValidationError) return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
+  if (error instanceof TooLargeError) return { error: { code: "payload_too_large", message: error.message, field: error.field } };
   if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };
   return { error: { code: "internal", message: "Internal server error. The server log has the details." } };

@@ -1,0 +1,50 @@
+import type { Environment } from "@/lib/environment";
+
+/** The cookie the sign-in page sets: the access token itself, HttpOnly and SameSite=Strict. */
+export const sessionCookieName = "parallaxr_token";
+
+/** How this server may be reached, and who may call it: read once from the environment. */
+export interface AccessConfig {
+  /** The address the server listens on: HOST, else 127.0.0.1 (loopback only). */
+  bindHost: string;
+  /**
+   * Whether every request needs an access token: when the server listens beyond loopback, or
+   * PARALLAXR_REQUIRE_TOKEN=1. A loopback-only server serves its one local user without one.
+   */
+  tokensRequired: boolean;
+  /** PARALLAXR_PUBLIC_URL: the address people use to reach a server behind a proxy or on a LAN. */
+  publicUrl: URL | null;
+  /** Host names (with or without a port) allowed beside loopback and the public URL's host. */
+  allowedHosts: string[];
+  /**
+   * Whether a provider base URL may name a loopback or private address (Ollama, LM Studio): always
+   * for the local user, and in token-protected deployments only with PARALLAXR_ALLOW_PRIVATE_BASE_URLS=1.
+   */
+  allowPrivateBaseUrls: boolean;
+}
+
+/** Reads the access settings (HOST, PARALLAXR_REQUIRE_TOKEN, PARALLAXR_PUBLIC_URL, ...) from env. */
+export function readAccessConfig(env: Environment = process.env): AccessConfig {
+  const bindHost = env.HOST?.trim() || "127.0.0.1";
+  const tokensRequired = !isLoopbackHostname(bindHost) || env.PARALLAXR_REQUIRE_TOKEN === "1";
+  let publicUrl: URL | null = null;
+  if (env.PARALLAXR_PUBLIC_URL) {
+    try {
+      publicUrl = new URL(env.PARALLAXR_PUBLIC_URL);
+    } catch {
+      throw new Error(`PARALLAXR_PUBLIC_URL is not a URL: "${env.PARALLAXR_PUBLIC_URL}". Give the address people open, such as https://parallaxr.example.com.`);
+    }
+  }
+  const allowedHosts = (env.PARALLAXR_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  const allowPrivateBaseUrls = !tokensRequired || env.PARALLAXR_ALLOW_PRIVATE_BASE_URLS === "1";
+  return { bindHost, tokensRequired, publicUrl, allowedHosts, allowPrivateBaseUrls };
+}
+
+/** Whether a host name (no port; IPv6 with or without brackets) names this machine's loopback. */
+export function isLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
