@@ -1,3 +1,8 @@
+import type { Queryable } from "@/lib/db/database";
+import { findTokenUser } from "@/lib/db/tokens/api-tokens";
+import type { AccessConfig } from "./access-config";
+import { sessionCookieName } from "./access-config";
+import { hashAccessToken, looksLikeAccessToken } from "./access-token";
 import { localUserId } from "./local-user";
 
 /** Who is calling: the user whose rows the request may see and change. */
@@ -5,10 +10,46 @@ export interface Caller {
   userId: string;
 }
 
+/** A request without valid credentials where they are needed; becomes HTTP 401. */
+export class UnauthorizedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnauthorizedError";
+  }
+}
+
 /**
- * Resolves the caller of a request. Without Supabase Auth configured this is the single local
- * user; Supabase sessions and API tokens plug in here.
+ * Resolves the caller of a request. A token (`Authorization: Bearer pxr_...`, or the sign-in
+ * page's cookie) names its user, and a token that is wrong is refused even where none is needed.
+ * Without a token: the single local user on a loopback-only server; a 401 on a server that
+ * listens beyond loopback (access.tokensRequired).
  */
-export async function resolveCaller(_request: Request): Promise<Caller> {
+export async function resolveCaller(request: Request, { db, access }: { db: Queryable; access: AccessConfig }): Promise<Caller> {
+  const token = presentedToken(request);
+  if (token !== null) {
+    const userId = looksLikeAccessToken(token) ? await findTokenUser(db, { tokenHash: hashAccessToken(token) }) : null;
+    if (!userId) throw new UnauthorizedError("This access token is unknown or revoked. Create one with `parallaxr token create` and sign in again.");
+    return { userId };
+  }
+  if (access.tokensRequired) {
+    throw new UnauthorizedError(
+      "This server needs an access token: send `Authorization: Bearer <token>`, or sign in at /sign-in. Create one with `parallaxr token create` on the server's machine.",
+    );
+  }
   return { userId: localUserId };
+}
+
+function presentedToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? match[1] : header;
+  }
+  const cookies = request.headers.get("cookie");
+  if (!cookies) return null;
+  for (const part of cookies.split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === sessionCookieName && value.length > 0) return decodeURIComponent(value.join("="));
+  }
+  return null;
 }

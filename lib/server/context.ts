@@ -1,3 +1,4 @@
+import { readAccessConfig, type AccessConfig } from "@/lib/auth/access-config";
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase } from "@/lib/db/open-database";
@@ -14,6 +15,8 @@ export interface AppContext {
   worker: Worker | null;
   /** Seals and opens stored provider keys; never leaves the server. */
   secretKey: Buffer;
+  /** Who may call and from where: the bind host, whether tokens are needed, allowed hosts. */
+  access: AccessConfig;
 }
 
 // Next.js may load this module more than once (instrumentation and each route bundle), so the
@@ -35,6 +38,7 @@ export function getAppContext(): Promise<AppContext> {
 
 async function createAppContext(): Promise<AppContext> {
   const env = process.env;
+  const access = readAccessConfig(env);
   const config = databaseConfigFromEnv(env);
   const db = await openDatabase(config);
   const secretKey = loadSecretKey({ env, dataDir: config.dataDir ?? defaultDataDir });
@@ -58,5 +62,5 @@ async function createAppContext(): Promise<AppContext> {
   };
   process.once("SIGTERM", () => void shutdown().finally(() => process.exit(0)));
   process.once("SIGINT", () => void shutdown().finally(() => process.exit(0)));
-  return { db, providers, notifications, worker, secretKey };
+  return { db, providers, notifications, worker, secretKey, access };
 }

@@ -1,6 +1,7 @@
 import { ZodError } from "zod";
 import { NotFoundError, TooLargeError, ValidationError } from "@/lib/engine/errors";
 import { RunActionError } from "@/lib/db/runs/run-lifecycle";
+import { UnauthorizedError } from "@/lib/auth/resolve-caller";
 
 /** The error codes the API answers with, each with its HTTP status. */
 export const httpErrors = {
@@ -51,6 +52,7 @@ function toErrorBody(error: unknown): ErrorBody {
     return { error: { code: "bad_request", message: field ? `${field}: ${issue.message}` : issue.message, field: field || undefined } };
   }
   if (error instanceof ValidationError) return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
+  if (error instanceof UnauthorizedError) return { error: { code: "unauthorized", message: error.message } };
   if (error instanceof TooLargeError) return { error: { code: "payload_too_large", message: error.message, field: error.field } };
   if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };

@@ -28,7 +28,8 @@ export function route<BodySchema extends z.ZodType | undefined, ParamsSchema ext
 ) {
   return async (request: Request, context: { params?: Promise<Record<string, string>> } = {}): Promise<Response> => {
     try {
-      const caller = await resolveCaller(request);
+      const app = await getAppContext();
+      const caller = await resolveCaller(request, { db: app.db, access: app.access });
       const params = spec.params ? spec.params.parse((await context.params) ?? {}) : undefined;
       let body: unknown = undefined;
       if (spec.body) {
@@ -40,7 +41,6 @@ export function route<BodySchema extends z.ZodType | undefined, ParamsSchema ext
         }
         body = spec.body.parse(json);
       }
-      const app = await getAppContext();
       const result = await handler({ request, caller, body, params, app } as never);
       return result instanceof Response ? result : Response.json(result, { status: spec.status ?? 200 });
     } catch (error) {

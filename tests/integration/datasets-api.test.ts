@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as getDatasetRoute } from "@/app/api/v1/datasets/[id]/route";
 import { GET as listDatasetsRoute, POST as postDatasetRoute } from "@/app/api/v1/datasets/route";
+import { readAccessConfig } from "@/lib/auth/access-config";
 import { localUserId } from "@/lib/auth/local-user";
 import { asUser } from "@/lib/db/as-user";
 import { getDatasetWithRows } from "@/lib/db/datasets/get-dataset-with-rows";
@@ -18,7 +19,7 @@ describe("datasets API", () => {
 
   beforeAll(async () => {
     test = await createPgliteTestDatabase();
-    contextStore.__parallaxrContext = Promise.resolve({ db: test.db } as AppContext);
+    contextStore.__parallaxrContext = Promise.resolve({ db: test.db, access: readAccessConfig({}) } as AppContext);
   });
   afterAll(async () => {
     contextStore.__parallaxrContext = undefined;
