@@ -39,6 +39,8 @@ export function readAccessConfig(env: Environment = process.env): AccessConfig {
     .split(",")
     .map((host) => host.trim().toLowerCase())
     .filter(Boolean);
+  // A server bound to one named address is reached by that address.
+  if (!isWildcardAddress(bindHost) && !isLoopbackHostname(bindHost)) allowedHosts.push(bindHost.toLowerCase());
   const allowPrivateBaseUrls = !tokensRequired || env.PARALLAXR_ALLOW_PRIVATE_BASE_URLS === "1";
   return { bindHost, tokensRequired, publicUrl, allowedHosts, allowPrivateBaseUrls };
 }
@@ -47,4 +49,19 @@ export function readAccessConfig(env: Environment = process.env): AccessConfig {
 export function isLoopbackHostname(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
   return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/** Whether a bind address means every interface (0.0.0.0, ::). */
+export function isWildcardAddress(host: string): boolean {
+  const name = host.replace(/^\[(.*)\]$/, "$1");
+  return name === "0.0.0.0" || name === "::" || name === "0:0:0:0:0:0:0:0";
+}
+
+/**
+ * The address this machine's own tools use to reach a server bound to bindHost on port: loopback
+ * when it listens there or everywhere, else the named address.
+ */
+export function localServerUrl(bindHost: string, port: number | string): string {
+  const host = isWildcardAddress(bindHost) || isLoopbackHostname(bindHost) ? "127.0.0.1" : bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost;
+  return `http://${host}:${port}`;
 }

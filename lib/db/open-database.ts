@@ -1,4 +1,5 @@
 import type { Environment } from "@/lib/environment";
+import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Database } from "./database";
 import { migrate } from "./migrate";
@@ -26,9 +27,15 @@ export function databaseConfigFromEnv(env: Environment = process.env): DatabaseC
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
+  const dataDir = config.dataDir ?? defaultDataDir;
+  if (!config.databaseUrl && !dataDir.startsWith("memory://")) {
+    // the data folder holds the database, the key that seals provider keys and the lock: its owner's alone
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+  }
   const db = config.databaseUrl
     ? await openPostgres({ url: config.databaseUrl, poolSize: config.poolSize })
-    : await openPglite({ dataDir: pgliteFolder(config.dataDir ?? defaultDataDir) });
+    : await openPglite({ dataDir: pgliteFolder(dataDir) });
   try {
     await migrate(db);
   } catch (error) {
@@ -38,7 +45,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   return db;
 }
 
-// "memory://" keeps the database in memory (tests); anything else is a folder holding "pglite".
-function pgliteFolder(dataDir: string): string {
+/** The PGlite folder inside a data folder ("memory://" keeps the database in memory, for tests). */
+export function pgliteFolder(dataDir: string): string {
   return dataDir.startsWith("memory://") ? dataDir : path.join(dataDir, "pglite");
 }

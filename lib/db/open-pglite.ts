@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
+import { releaseFolderLock, takeFolderLock } from "./data-folder-lock";
+import { makeFolderPrivate, restrictNewFiles } from "./private-folder";
 import type { Database, Executor, QueryResult } from "./database";
 
 /**
@@ -9,18 +9,18 @@ import type { Database, Executor, QueryResult } from "./database";
 export async function openPglite({ dataDir }: { dataDir: string }): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const inMemory = dataDir.startsWith("memory://");
-  const lockFile = inMemory ? null : `${path.resolve(dataDir)}.pid`;
-  if (lockFile) {
-    mkdirSync(path.dirname(lockFile), { recursive: true });
-    takeFolderLock(lockFile, dataDir);
+  if (!inMemory) {
+    takeFolderLock(dataDir);
+    restrictNewFiles();
   }
   const pg = new PGlite(inMemory ? undefined : dataDir);
   try {
     await pg.waitReady;
   } catch (error) {
-    if (lockFile) rmSync(lockFile, { force: true });
+    if (!inMemory) releaseFolderLock(dataDir);
     throw error;
   }
+  if (!inMemory) makeFolderPrivate(dataDir);
 
   const wrap = (target: { query: typeof pg.query; exec: typeof pg.exec }): Executor => ({
     async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
@@ -46,34 +46,10 @@ export async function openPglite({ dataDir }: { dataDir: string }): Promise<Data
     },
     async close() {
       await pg.close();
-      if (lockFile) rmSync(lockFile, { force: true });
+      if (!inMemory) {
+        makeFolderPrivate(dataDir);
+        releaseFolderLock(dataDir);
+      }
     },
   };
-}
-
-// Two processes on one PGlite folder silently lose writes, so the folder is claimed with a pid
-// file; a file left by a process that has ended is taken over.
-function takeFolderLock(lockFile: string, dataDir: string): void {
-  let holder: number | null = null;
-  try {
-    holder = Number(readFileSync(lockFile, "utf8").trim()) || null;
-  } catch {
-    holder = null;
-  }
-  if (holder && holder !== process.pid && processIsAlive(holder)) {
-    throw new Error(
-      `The database folder ${dataDir} is in use by process ${holder}. Stop that process (the server, ` +
-        "a worker or the CLI), or point PARALLAXR_DATA_DIR at another folder.",
-    );
-  }
-  writeFileSync(lockFile, String(process.pid));
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

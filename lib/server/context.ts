@@ -1,7 +1,10 @@
 import { readAccessConfig, type AccessConfig } from "@/lib/auth/access-config";
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { Database } from "@/lib/db/database";
-import { databaseConfigFromEnv, defaultDataDir, openDatabase } from "@/lib/db/open-database";
+import { generateAccessToken } from "@/lib/auth/access-token";
+import { localServerUrl } from "@/lib/auth/access-config";
+import { announceServerInLock } from "@/lib/db/data-folder-lock";
+import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -17,6 +20,8 @@ export interface AppContext {
   secretKey: Buffer;
   /** Who may call and from where: the bind host, whether tokens are needed, allowed hosts. */
   access: AccessConfig;
+  /** The secret this machine's CLI reads from the PGlite folder's lock to act as the local user; null on a Postgres server. */
+  controlToken: string | null;
 }
 
 // Next.js may load this module more than once (instrumentation and each route bundle), so the
@@ -62,5 +67,23 @@ async function createAppContext(): Promise<AppContext> {
   };
   process.once("SIGTERM", () => void shutdown().finally(() => process.exit(0)));
   process.once("SIGINT", () => void shutdown().finally(() => process.exit(0)));
-  return { db, providers, notifications, worker, secretKey, access };
+  const controlToken = db.kind === "pglite" ? generateAccessToken() : null;
+  if (controlToken) announceWhenListening({ pgliteFolder: pgliteFolder(config.dataDir ?? defaultDataDir), bindHost: access.bindHost, controlToken });
+  return { db, providers, notifications, worker, secretKey, access, controlToken };
+}
+
+/**
+ * Writes this server's loopback address and control token into the PGlite folder's lock, so
+ * `parallaxr` commands on this machine act through the server instead of opening the folder.
+ * Next sets PORT once the server listens, which may come after the context is made.
+ */
+function announceWhenListening({ pgliteFolder, bindHost, controlToken }: { pgliteFolder: string; bindHost: string; controlToken: string }): void {
+  if (pgliteFolder.startsWith("memory://")) return;
+  const deadline = Date.now() + 120_000;
+  const tick = () => {
+    const port = process.env.PORT;
+    if (port) announceServerInLock(pgliteFolder, { url: localServerUrl(bindHost, port), controlToken });
+    else if (Date.now() < deadline) setTimeout(tick, 100).unref();
+  };
+  tick();
 }
