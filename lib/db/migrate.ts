@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { projectRoot } from "@/lib/project-root";
 import type { Database } from "./database";
 
 /** Where the SQL migrations live, relative to the project root. */
-export const migrationsDir = path.join(process.cwd(), "supabase", "migrations");
+export const migrationsDir = path.join(projectRoot(), "supabase", "migrations");
 
 // Any fixed number works; it only has to be the same in every process that migrates.
 const migrationLockKey = 7_316_221;

@@ -1,13 +1,14 @@
 import type { Environment } from "@/lib/environment";
 import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { projectRoot } from "@/lib/project-root";
 import type { Database } from "./database";
 import { migrate } from "./migrate";
 import { openPglite } from "./open-pglite";
 import { openPostgres } from "./open-postgres";
 
-/** Where the embedded database lives unless PARALLAXR_DATA_DIR says otherwise. */
-export const defaultDataDir = path.join(process.cwd(), ".data");
+/** Where the embedded database lives unless PARALLAXR_DATA_DIR says otherwise: .data in the Parallaxr folder. */
+export const defaultDataDir = path.join(projectRoot(), ".data");
 
 /** How to reach the database: a Postgres URL, or else PGlite in a folder. */
 export interface DatabaseConfig {

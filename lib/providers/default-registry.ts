@@ -1,6 +1,7 @@
 import type { Environment } from "@/lib/environment";
 import { appendFileSync, existsSync } from "node:fs";
 import path from "node:path";
+import { projectRoot } from "@/lib/project-root";
 import type { Database } from "@/lib/db/database";
 import { createCredentialSource } from "@/lib/engine/credential-source";
 import { createLlamaCppProvider } from "./llama-cpp-provider";
@@ -22,7 +23,7 @@ export function createDefaultProviderRegistry({ db, secretKey, env = process.env
     onCall: callLog ? (call) => appendFileSync(callLog, `${JSON.stringify({ pid: process.pid, ...call })}\n`) : undefined,
   });
   // Local GGUF models: every .gguf file in PARALLAXR_MODELS_DIR (default ./models, when present).
-  const modelsDir = env.PARALLAXR_MODELS_DIR || path.join(process.cwd(), "models");
+  const modelsDir = env.PARALLAXR_MODELS_DIR || path.join(projectRoot(env), "models");
   const local = existsSync(/*turbopackIgnore: true*/ modelsDir)
     ? [createLlamaCppProvider({ modelsDir, maxThreads: env.PARALLAXR_LLAMA_THREADS ? Number(env.PARALLAXR_LLAMA_THREADS) : undefined })]
     : [];

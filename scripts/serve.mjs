@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm run dev` and `npm start`: Next.js on 127.0.0.1 (this machine only) unless HOST says
+// otherwise. Next's own default is every interface, which makes everyone on the network the local
+// user; listening beyond loopback is an explicit choice, and then every request needs a token.
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+const mode = process.argv[2];
+if (mode !== "dev" && mode !== "start") {
+  console.error("usage: node scripts/serve.mjs dev|start   (HOST and PORT from the environment)");
+  process.exit(2);
+}
+const host = process.env.HOST?.trim() || "127.0.0.1";
+const port = process.env.PORT?.trim() || "3000";
+const loopback = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host);
+const tokensRequired = !loopback || process.env.PARALLAXR_REQUIRE_TOKEN === "1";
+
+if (tokensRequired) {
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "[::]";
+  const where = wildcard ? "every network interface" : host;
+  console.error(
+    [
+      "",
+      `Parallaxr listens on ${where}, port ${port}: every request needs an access token.`,
+      "  Create one on this machine:   npx parallaxr token create --name my-laptop",
+      `  Then sign in in the browser:  http://<this machine>:${port}/sign-in`,
+      "  or send it from scripts:      Authorization: Bearer <token>",
+      wildcard
+        ? "  Name the addresses people use: PARALLAXR_ALLOWED_HOSTS=myhost.lan,192.168.1.20 (others get 421), or PARALLAXR_PUBLIC_URL."
+        : "  Other names for this server: PARALLAXR_ALLOWED_HOSTS=... or PARALLAXR_PUBLIC_URL (others get 421).",
+      "",
+    ].join("\n"),
+  );
+}
+
+const next = path.join(import.meta.dirname, "..", "node_modules", "next", "dist", "bin", "next");
+const child = spawn(process.execPath, [next, mode, "-H", host, "-p", port], {
+  stdio: "inherit",
+  env: { ...process.env, HOST: host, PORT: port, NEXT_TELEMETRY_DISABLED: "1" },
+});
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
