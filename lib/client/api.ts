@@ -37,6 +37,11 @@ export async function requestJson<T>(path: string, init?: RequestInit): Promise<
   }
   if (!response.ok) {
     const error = (body as ErrorBody | null)?.error;
+    // A server that asks for tokens answers 401 once the browser's sign-in is gone (revoked,
+    // expired): back to the sign-in page, then here again.
+    if (response.status === 401 && typeof window !== "undefined" && window.location.pathname !== "/sign-in") {
+      window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    }
     throw new ApiError(error?.message || `The server answered ${response.status} ${response.statusText}`.trim(), {
       status: response.status,
       code: error?.code,
