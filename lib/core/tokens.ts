@@ -3,6 +3,16 @@
  * Characters are Unicode code points as Python counts them, so an emoji is one, not two.
  */
 export function estimateTokens(text: string): number {
+  return estimateTokensFromLength(countCodePoints(text));
+}
+
+/** The same estimate from a length in code points, for texts known only by their length. */
+export function estimateTokensFromLength(codePoints: number): number {
+  return Math.floor(codePoints / 4);
+}
+
+/** Unicode code points in text (Python's len, Postgres's length): a surrogate pair counts once. */
+export function countCodePoints(text: string): number {
   // A loop rather than [...text].length: no array of a million one-character strings for a big prompt.
   let codePoints = 0;
   for (let index = 0; index < text.length; index++) {
@@ -14,5 +24,5 @@ export function estimateTokens(text: string): number {
     }
     codePoints++;
   }
-  return Math.floor(codePoints / 4);
+  return codePoints;
 }
