@@ -38,6 +38,20 @@ export type VendorResponse =
       /** Destroy the socket after the chunks instead of ending the response cleanly. */
       dropAfterChunks?: boolean;
     }
+  | {
+      status?: number;
+      headers?: Record<string, string>;
+      /**
+       * Written again and again, as fast as the client reads (backpressure honoured), until the
+       * client hangs up or `limitBytes` are sent: an answer that never ends, or one of any size
+       * without holding it in memory. `head` is sent once first, `tail` once after the limit.
+       */
+      repeat: string;
+      head?: string;
+      tail?: string;
+      limitBytes?: number;
+      delayMs?: number;
+    }
   | { drop: true }
   | { hang: true };
 
@@ -50,6 +64,8 @@ export interface VendorServer {
   /** `http://127.0.0.1:<port>` with no prefix. */
   origin: string;
   requests: RecordedRequest[];
+  /** Body bytes written to clients since the last reset (what a client received at most). */
+  readonly bytesSent: number;
   /** Answers for the next requests, in order, whatever their path. */
   enqueue(...responses: Responder[]): void;
   /** A standing answer for one `METHOD /path`, used before the queue. */
@@ -64,6 +80,7 @@ export async function startVendorServer(options: { prefix?: string } = {}): Prom
   const requests: RecordedRequest[] = [];
   let queue: Responder[] = [];
   const routes = new Map<string, Responder>();
+  const counter = { bytes: 0 };
 
   const server = createServer((incoming, outgoing) => {
     const parts: Buffer[] = [];
@@ -87,7 +104,7 @@ export async function startVendorServer(options: { prefix?: string } = {}): Prom
         return;
       }
       const response = typeof responder === "function" ? responder(recorded) : responder;
-      void answer(outgoing, response);
+      void answer(outgoing, response, counter);
     });
   });
 
@@ -99,10 +116,14 @@ export async function startVendorServer(options: { prefix?: string } = {}): Prom
     origin,
     baseURL: `${origin}${options.prefix ?? ""}`,
     requests,
+    get bytesSent() {
+      return counter.bytes;
+    },
     enqueue: (...responses) => queue.push(...responses),
     route: (methodAndPath, response) => routes.set(methodAndPath, response),
     reset() {
       requests.length = 0;
+      counter.bytes = 0;
       queue = [];
       routes.clear();
     },
@@ -115,7 +136,7 @@ export async function startVendorServer(options: { prefix?: string } = {}): Prom
   };
 }
 
-async function answer(outgoing: ServerResponse, response: VendorResponse): Promise<void> {
+async function answer(outgoing: ServerResponse, response: VendorResponse, counter: { bytes: number }): Promise<void> {
   if ("hang" in response) return;
   if ("drop" in response) {
     outgoing.socket?.destroy();
@@ -126,11 +147,39 @@ async function answer(outgoing: ServerResponse, response: VendorResponse): Promi
     if (outgoing.destroyed) return;
   }
   const status = response.status ?? 200;
+  if ("repeat" in response) {
+    outgoing.writeHead(status, { "content-type": "text/event-stream", ...response.headers });
+    const send = async (text: string) => {
+      counter.bytes += Buffer.byteLength(text);
+      if (!outgoing.write(text)) await new Promise<void>((resolve) => {
+        // Resolves on drain, or when the client hangs up (then nothing drains).
+        const done = () => {
+          outgoing.off("drain", done);
+          outgoing.off("close", done);
+          resolve();
+        };
+        outgoing.on("drain", done);
+        outgoing.on("close", done);
+      });
+    };
+    if (response.head) await send(response.head);
+    const limit = response.limitBytes ?? Number.POSITIVE_INFINITY;
+    let sent = 0;
+    while (!outgoing.destroyed && sent < limit) {
+      await send(response.repeat);
+      sent += Buffer.byteLength(response.repeat);
+    }
+    if (outgoing.destroyed) return;
+    if (response.tail) await send(response.tail);
+    outgoing.end();
+    return;
+  }
   if ("chunks" in response) {
     outgoing.writeHead(status, { "content-type": "text/event-stream", ...response.headers });
     outgoing.flushHeaders();
     for (const chunk of response.chunks) {
       if (outgoing.destroyed) return;
+      counter.bytes += Buffer.byteLength(chunk);
       outgoing.write(chunk);
       if (response.chunkDelayMs) await sleep(response.chunkDelayMs);
     }
@@ -141,6 +190,7 @@ async function answer(outgoing: ServerResponse, response: VendorResponse): Promi
   const body = response.body === undefined ? "" : typeof response.body === "string" ? response.body : JSON.stringify(response.body);
   const contentType = typeof response.body === "string" || response.body === undefined ? "text/plain" : "application/json";
   outgoing.writeHead(status, { "content-type": contentType, ...response.headers });
+  counter.bytes += Buffer.byteLength(body);
   outgoing.end(body);
 }
 

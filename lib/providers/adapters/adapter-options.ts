@@ -4,4 +4,9 @@ export interface AdapterOptions {
   /** The API root, e.g. https://api.openai.com/v1 (tests point it at a local server). */
   baseURL: string;
   fetch?: typeof fetch;
+  /**
+   * False where this server may not call private addresses: every request's host is resolved and
+   * refused if private (see createGuardedFetch). True or unset: the base URL was checked already.
+   */
+  allowPrivateAddresses?: boolean;
 }

@@ -2,6 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
 import type { AdapterOptions } from "./adapter-options";
+import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /**
@@ -9,7 +10,7 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * code for a prompt longer than the context window: that arrives as a plain invalid_request_error.
  */
 export function createAnthropicProvider(options: AdapterOptions): TextProvider {
-  const anthropic = createAnthropic({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  const anthropic = createAnthropic({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Anthropic" }) });
   return createAiSdkTextProvider({
     id: "anthropic",
     label: "Anthropic",

@@ -38,7 +38,10 @@ export function rethrowAsProviderError(error: unknown, context: ErrorContext): n
  * the vendor's error body, never its message text.
  */
 export function classifyProviderError(error: unknown, context: ErrorContext): ProviderError | null {
-  if (isProviderError(error)) return error;
+  // Ours, possibly wrapped: the AI SDK wraps what a body reader threw (the response cap) in an
+  // APICallError "Failed to process successful response".
+  const ours = findProviderError(error);
+  if (ours) return ours;
   if (isAbortError(error) || (context.signal?.aborted && error === context.signal.reason)) {
     return new ProviderError({
       code: "timeout",
@@ -270,6 +273,17 @@ function findNetworkCode(error: unknown): string | null {
   return null;
 }
 
+function findProviderError(error: unknown): ProviderError | null {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (typeof current === "object" && current !== null && !seen.has(current)) {
+    if (isProviderError(current)) return current;
+    seen.add(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 function isAbortError(error: unknown): boolean {
   return (
     (error instanceof Error || error instanceof DOMException) &&
@@ -318,13 +332,19 @@ function vendorCodes(body: unknown): Set<string> {
   return codes;
 }
 
+// A vendor's explanation is a sentence or two; the cap also bounds what a base URL that is not a
+// vendor at all could have us show of its answer.
 const MAX_DETAIL_LENGTH = 300;
 
-/** The vendor's own explanation, without the key, short enough for a cell. */
+/**
+ * The vendor's own explanation, without the key, short enough for a cell. Only the message field
+ * of a JSON error body is read: a body that is not JSON (an HTML page, a proxy's text) is never
+ * shown, nor a message that is markup, because the address that answered may not be the vendor
+ * (a base URL can name any server) and its pages are not for the person to read through us.
+ */
 function vendorMessage(body: unknown, apiKey: string | null): string | null {
   let message: unknown = null;
-  if (typeof body === "string") message = body;
-  else if (isRecord(body)) {
+  if (isRecord(body)) {
     const error = body.error;
     if (typeof error === "string") message = error;
     else if (isRecord(error) && typeof error.message === "string") message = error.message;
@@ -333,8 +353,12 @@ function vendorMessage(body: unknown, apiKey: string | null): string | null {
   }
   if (typeof message !== "string") return null;
   const clean = redactKey(message, apiKey).replace(/\s+/g, " ").trim();
-  if (clean === "") return null;
+  if (clean === "" || looksLikeMarkup(clean)) return null;
   return clean.length > MAX_DETAIL_LENGTH ? `${clean.slice(0, MAX_DETAIL_LENGTH)}…` : clean;
+}
+
+function looksLikeMarkup(text: string): boolean {
+  return /<\/?[a-z!][^>]*>/i.test(text);
 }
 
 /** Retry-After: `retry-after-ms` (OpenAI), `retry-after`, or Google's RetryInfo in the body. */

@@ -2,6 +2,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
 import type { AdapterOptions } from "./adapter-options";
+import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /**
@@ -9,7 +10,7 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, not as 401.
  */
 export function createGeminiProvider(options: AdapterOptions): TextProvider {
-  const google = createGoogleGenerativeAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  const google = createGoogleGenerativeAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Gemini" }) });
   return createAiSdkTextProvider({
     id: "gemini",
     label: "Gemini",

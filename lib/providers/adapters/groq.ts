@@ -2,6 +2,7 @@ import { createGroq } from "@ai-sdk/groq";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
 import type { AdapterOptions } from "./adapter-options";
+import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /**
@@ -9,7 +10,7 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * presence_penalty as not yet supported, so they are warned about rather than sent.
  */
 export function createGroqProvider(options: AdapterOptions): TextProvider {
-  const groq = createGroq({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  const groq = createGroq({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Groq" }) });
   return createAiSdkTextProvider({
     id: "groq",
     label: "Groq",

@@ -2,6 +2,7 @@ import { isProviderError, ProviderError } from "../provider-error";
 import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { classifyProviderError, rethrowAsProviderError, type ErrorContext } from "./classify-error";
+import { createGuardedFetch } from "./guarded-fetch";
 import { METADATA_TIMEOUT_MS, readJsonBody, sendRequest } from "./send-request";
 import { readParams, type StandardParams } from "./read-params";
 import { toResult } from "./to-result";
@@ -26,6 +27,8 @@ interface OllamaChatChunk {
 export function createOllamaProvider(options: AdapterOptions): TextProvider {
   // People paste the API root in several forms: http://host:11434, .../, .../api.
   const root = options.baseURL.replace(/\/+$/, "").replace(/\/api$/, "");
+  // Answers, model lists and /api/show alike: capped, no redirects (see createGuardedFetch).
+  const fetch = createGuardedFetch({ ...options, label: "Ollama" });
   const headers: Record<string, string> = options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {};
   const contextFor = (model: string, signal: AbortSignal | null): ErrorContext => ({
     provider: "Ollama",
@@ -49,7 +52,7 @@ export function createOllamaProvider(options: AdapterOptions): TextProvider {
         method: "POST",
         body: chatBody(request, values),
         headers,
-        fetch: options.fetch,
+        fetch,
         signal: request.signal,
         context,
       });
@@ -64,7 +67,7 @@ export function createOllamaProvider(options: AdapterOptions): TextProvider {
       const response = await sendRequest({
         url: `${root}/api/tags`,
         headers,
-        fetch: options.fetch,
+        fetch,
         signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
         context,
       });
@@ -98,7 +101,7 @@ export function createOllamaProvider(options: AdapterOptions): TextProvider {
           method: "POST",
           body: { model },
           headers,
-          fetch: options.fetch,
+          fetch,
           signal: AbortSignal.timeout(METADATA_TIMEOUT_MS),
           context,
         });

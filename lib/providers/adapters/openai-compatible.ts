@@ -2,6 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { createGuardedFetch } from "./guarded-fetch";
 
 /**
  * Any server that speaks OpenAI's chat completions: LM Studio, vLLM, llama.cpp's llama-server.
@@ -10,17 +11,18 @@ import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
  * context_length_exceeded.
  */
 export function createOpenAICompatibleProvider(options: AdapterOptions): TextProvider {
+  const label = `${hostOf(options.baseURL)} (OpenAI-compatible)`;
   const server = createOpenAICompatible({
     name: "openai-compatible",
     baseURL: options.baseURL,
     apiKey: options.apiKey ?? undefined,
     // Without it streamed answers carry no token counts.
     includeUsage: true,
-    fetch: options.fetch,
+    fetch: createGuardedFetch({ ...options, label }),
   });
   return createAiSdkTextProvider({
     id: "openai-compatible",
-    label: `${hostOf(options.baseURL)} (OpenAI-compatible)`,
+    label,
     apiKey: options.apiKey,
     needsKey: false,
     supportedParams: ["temperature", "maxTokens", "topP", "stopSequences", "system", "seed", "frequencyPenalty", "presencePenalty"],

@@ -2,11 +2,12 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
 import type { AdapterOptions } from "./adapter-options";
+import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /** OpenAI's chat completions API (not /v1/responses, which `createOpenAI(...)(model)` would call). */
 export function createOpenAIProvider(options: AdapterOptions): TextProvider {
-  const openai = createOpenAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: options.fetch });
+  const openai = createOpenAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "OpenAI" }) });
   return createAiSdkTextProvider({
     id: "openai",
     label: "OpenAI",

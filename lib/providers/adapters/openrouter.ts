@@ -3,6 +3,7 @@ import { ProviderError } from "../provider-error";
 import type { ModelInfo, TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { createGuardedFetch } from "./guarded-fetch";
 import type { ErrorContext } from "./classify-error";
 import { METADATA_TIMEOUT_MS, readJsonBody, sendRequest } from "./send-request";
 
@@ -20,6 +21,8 @@ interface OpenRouterModel {
  * from the upstream model can also arrive inside a 200 stream, where the same shape is read.
  */
 export function createOpenRouterProvider(options: AdapterOptions): TextProvider {
+  // Chat and the model list alike: capped, no redirects (see createGuardedFetch).
+  const fetch = createGuardedFetch({ ...options, label: "OpenRouter" });
   const openrouter = createOpenAICompatible({
     name: "openrouter",
     baseURL: options.baseURL,
@@ -29,13 +32,13 @@ export function createOpenRouterProvider(options: AdapterOptions): TextProvider 
     // OpenRouter's app attribution header; harmless elsewhere.
     headers: { "X-Title": "Parallaxr" },
     metadataExtractor: costExtractor,
-    fetch: options.fetch,
+    fetch,
   });
 
   let models: Promise<OpenRouterModel[]> | null = null;
   // One /models request per adapter instance; a failed one is not remembered.
   const loadModels = () => {
-    models ??= fetchModels(options).catch((error: unknown) => {
+    models ??= fetchModels({ ...options, fetch }).catch((error: unknown) => {
       models = null;
       throw error;
     });
