@@ -41,6 +41,8 @@ export interface GuardedFetchOptions {
    * of its addresses is private. Defaults to true (the URL itself was checked where it was chosen).
    */
   allowPrivateAddresses?: boolean;
+  /** Resolves a host name to its addresses; the system resolver (dns.lookup) when unset. */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
   const maxBytes = options.maxBytes ?? MAX_TEXT_RESPONSE_BYTES;
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const send = options.fetch ?? globalThis.fetch;
-    if (options.allowPrivateAddresses === false) await refusePrivateResolution(urlOf(input), options.label);
+    if (options.allowPrivateAddresses === false) await refusePrivateResolution(urlOf(input), options.label, options.resolveHost ?? resolveWithSystem);
     const response = await send(input, { ...init, redirect: "manual" });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
@@ -141,7 +143,7 @@ function capStream(
  * connection resolve the name separately, so a name whose answer changes in between (DNS
  * rebinding) is not caught here; pinning the address would need our own connection agent.
  */
-async function refusePrivateResolution(url: URL | null, label: string): Promise<void> {
+async function refusePrivateResolution(url: URL | null, label: string, resolveHost: (host: string) => Promise<string[]>): Promise<void> {
   if (!url) return;
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const refuse = (what: string) =>
@@ -151,15 +153,19 @@ async function refusePrivateResolution(url: URL | null, label: string): Promise<
     });
   if (isPrivateHostname(host)) throw refuse(`names ${url.host}, a loopback, private or link-local address`);
   if (isIP(host) !== 0) return;
-  let addresses: Array<{ address: string }>;
+  let addresses: string[];
   try {
-    addresses = await lookup(host, { all: true, verbatim: true });
+    addresses = await resolveHost(host);
   } catch {
     // A name that does not resolve: fetch reports that itself (ENOTFOUND), as it would anyway.
     return;
   }
-  const found = findPrivateAddress(addresses.map((entry) => entry.address));
+  const found = findPrivateAddress(addresses);
   if (found) throw refuse(`host ${host} resolves to ${found}, a loopback, private or link-local address`);
+}
+
+async function resolveWithSystem(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
 function urlOf(input: string | URL | Request): URL | null {
