@@ -6,6 +6,7 @@ import { createOllamaProvider } from "./adapters/ollama";
 import { createOpenAIProvider } from "./adapters/openai";
 import { createOpenAICompatibleProvider } from "./adapters/openai-compatible";
 import { createOpenRouterProvider } from "./adapters/openrouter";
+import { checkBaseUrl } from "./base-url-policy";
 import { ProviderError } from "./provider-error";
 import type { TextProvider } from "./types";
 
@@ -13,6 +14,11 @@ import type { TextProvider } from "./types";
 export interface ProviderCredentials {
   apiKey: string | null;
   baseURL: string | null;
+  /**
+   * False where the server may not call private addresses (see base-url-policy): the adapter then
+   * also refuses a host that resolves to one. Unset means allowed.
+   */
+  allowPrivateAddresses?: boolean;
 }
 
 /** How to make a provider's adapter, and what it needs. */
@@ -72,7 +78,12 @@ function vendor(spec: Omit<ProviderFactory, "create">, build: (options: AdapterO
   return {
     ...spec,
     create: (credentials, options) =>
-      build({ apiKey: key(credentials), baseURL: baseURL(credentials, spec), fetch: options?.fetch }),
+      build({
+        apiKey: key(credentials),
+        baseURL: baseURL(credentials, spec),
+        fetch: options?.fetch,
+        allowPrivateAddresses: credentials.allowPrivateAddresses,
+      }),
   };
 }
 
@@ -89,5 +100,9 @@ function baseURL(credentials: ProviderCredentials, spec: Omit<ProviderFactory, "
       message: `${spec.label} needs a base URL, e.g. http://localhost:1234/v1 for LM Studio or http://localhost:8080/v1 for llama.cpp.`,
     });
   }
-  return value.replace(/\/+$/, "");
+  // Whoever chose the URL (a stored key, the environment, a test), no adapter sends to file:,
+  // data: or a URL with credentials in it. Private addresses are the credential source's call.
+  const verdict = checkBaseUrl(value, { allowPrivate: true });
+  if (!verdict.ok) throw new ProviderError({ code: "bad_request", message: `${spec.label}'s base URL is refused: ${verdict.message}` });
+  return value.trim().replace(/\/+$/, "");
 }

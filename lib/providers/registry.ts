@@ -16,8 +16,11 @@ export interface ProviderRegistry {
   has(provider: string): boolean;
   /** Call after userId's key for provider changed, so the next call uses the new one. */
   forgetCredentials(input: { provider: string; userId: string }): void;
-  /** Every provider's id and label, keyless ones first. */
-  list(): Array<{ id: string; label: string; needsKey: boolean }>;
+  /**
+   * Every provider's id and label, keyless ones first, with the base URL a key saved without one
+   * is sent to (null for providers that have none, or take no key).
+   */
+  list(): Array<{ id: string; label: string; needsKey: boolean; defaultBaseUrl: string | null }>;
   /** Models of the providers that need no key (the mock, local models). */
   listModels(): Promise<ModelInfo[]>;
   /**
@@ -48,8 +51,8 @@ export function createProviderRegistry(
     has: (id) => ready.has(id) || id in factories,
     forgetCredentials: (input) => credentials?.forget?.(input),
     list: () => [
-      ...[...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false })),
-      ...Object.values(factories).map((factory) => ({ id: factory.id, label: factory.label, needsKey: factory.needsKey })),
+      ...[...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false, defaultBaseUrl: null })),
+      ...Object.values(factories).map((factory) => ({ id: factory.id, label: factory.label, needsKey: factory.needsKey, defaultBaseUrl: factory.defaultBaseURL })),
     ],
     async resolve({ provider, userId }) {
       const direct = ready.get(provider);
@@ -61,7 +64,7 @@ export function createProviderRegistry(
       if (!credentials) throw new ProviderError({ code: "auth", message: `No credentials are configured for ${factory.label}.` });
       const credential = await credentials({ provider, userId, factory });
       // The cache key holds a hash of the key, never the key.
-      const cacheKey = `${provider}|${credential.baseURL ?? ""}|${createHash("sha256").update(credential.apiKey ?? "").digest("hex")}`;
+      const cacheKey = `${provider}|${credential.baseURL ?? ""}|${credential.allowPrivateAddresses ?? ""}|${createHash("sha256").update(credential.apiKey ?? "").digest("hex")}`;
       let adapter = built.get(cacheKey);
       if (!adapter) {
         adapter = factory.create(credential);

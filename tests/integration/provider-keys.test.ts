@@ -39,6 +39,8 @@ describe("stored provider keys and where credentials come from", () => {
     await expect(source({ provider: "openai", userId: localUserId, factory })).resolves.toEqual({
       apiKey: "sk-test-KEYMATERIAL-0000007f3a",
       baseURL: "https://api.openai.com/v1",
+      // the local user of a loopback server may call local servers (Ollama, LM Studio)
+      allowPrivateAddresses: true,
     });
     await expect(source({ provider: "openai", userId: userB, factory })).rejects.toMatchObject({ code: "auth" });
   });
@@ -50,6 +52,7 @@ describe("stored provider keys and where credentials come from", () => {
     await expect(source({ provider: "anthropic", userId: localUserId, factory: anthropic })).resolves.toEqual({
       apiKey: "sk-ant-env",
       baseURL: "http://127.0.0.1:9/v1",
+      allowPrivateAddresses: true,
     });
     await expect(source({ provider: "anthropic", userId: userB, factory: anthropic })).rejects.toThrow(
       "No Anthropic key: add one in Settings -> Keys, or set ANTHROPIC_API_KEY in .env.",

@@ -4,7 +4,9 @@ import type { SealedSecret } from "@/lib/auth/secret-box";
 /** What may be shown of a stored key: never the key itself. */
 export interface ProviderKeySummary {
   provider: string;
+  /** The key's last four characters; empty for an entry saved with a base URL only. */
   last4: string;
+  /** The only address the key is sent to; null means the provider's default base URL. */
   baseUrl: string | null;
   updatedAt: string;
 }
@@ -56,10 +58,24 @@ export async function getSealedProviderKey(
   return row ? { sealed: { ciphertext: row.ciphertext, iv: row.iv, authTag: row.auth_tag }, baseUrl: row.base_url } : null;
 }
 
-/** Changes only the base URL of the caller's stored key; false when no key is stored. */
+/** The caller's stored entry for a provider, as a summary; null when there is none. */
+export async function getProviderKeySummary(tx: Queryable, { provider }: { provider: string }): Promise<ProviderKeySummary | null> {
+  const { rows } = await tx.query<{ provider: string; last4: string; base_url: string | null; updated_at: Date }>(
+    "select provider, last4, base_url, updated_at from provider_keys where provider = $1",
+    [provider],
+  );
+  const row = rows[0];
+  return row ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() } : null;
+}
+
+/**
+ * Changes the base URL of the caller's keyless entry (Ollama, an OpenAI-compatible server saved
+ * with a URL only); null when there is none. An entry holding a key is never moved: a key is
+ * bound to the URL it was saved with, and goes elsewhere only when entered again (upsert).
+ */
 export async function updateProviderBaseUrl(tx: Queryable, { provider, baseUrl }: { provider: string; baseUrl: string | null }): Promise<ProviderKeySummary | null> {
   const { rows } = await tx.query<{ provider: string; last4: string; base_url: string | null; updated_at: Date }>(
-    "update provider_keys set base_url = $2, updated_at = now() where provider = $1 returning provider, last4, base_url, updated_at",
+    "update provider_keys set base_url = $2, updated_at = now() where provider = $1 and last4 = '' returning provider, last4, base_url, updated_at",
     [provider, baseUrl],
   );
   const row = rows[0];
