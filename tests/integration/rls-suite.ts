@@ -34,9 +34,17 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
   ids.datasets = await one("insert into datasets (name, headers, row_count) values ('d', '{x}', 1) returning id");
   ids.dataset_rows = await one("insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, '{\"x\": \"1\"}') returning id", [ids.datasets]);
   ids.models = await one("insert into models (provider, model) values ('mock', 'echo') returning id");
-  ids.runs = await one("insert into runs (prompt_version_id, dataset_id, row_count, status) values ($1, $2, 1, 'paused') returning id", [ids.prompt_versions, ids.datasets]);
+  // The run names the user's own prompt, version, grader and dataset: each is checked on insert.
+  ids.runs = await one(
+    `insert into runs (prompt_id, prompt_version_id, grader_prompt_id, grader_version_id, dataset_id, row_count, status)
+     values ($1, $2, $1, $2, $3, 1, 'paused') returning id`,
+    [ids.prompts, ids.prompt_versions, ids.datasets],
+  );
   ids.run_columns = await one("insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id", [ids.runs]);
-  ids.run_cells = await one("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 0) returning id", [ids.runs, ids.run_columns]);
+  ids.run_cells = await one(
+    "insert into run_cells (run_id, column_id, column_index, row_index, prompt_version_id) values ($1, $2, 0, 0, $3) returning id",
+    [ids.runs, ids.run_columns, ids.prompt_versions],
+  );
   ids.response_cache = await one("insert into response_cache (cache_key, provider, model, output_raw) values ('k', 'mock', 'echo', 'out') returning id");
   ids.pricing = await one("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 0, 0) returning id");
   ids.provider_keys = await one("insert into provider_keys (provider, ciphertext, iv, auth_tag, last4) values ('openai', 'c', 'i', 't', '7f3a') returning id");
@@ -135,6 +143,110 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       ).rejects.toThrow(/cannot move/);
       await expect(
         asUser(test.db, userB, (tx) => tx.query("update dataset_rows set dataset_id = $1 where id = $2", [owned.datasets, mine.dataset_rows])),
+      ).rejects.toThrow(/cannot move/);
+    });
+
+    // A run's other references: what the worker renders into its cells (prompt text, rows, grader).
+    const runReferences: Array<{ column: string; parent: string }> = [
+      { column: "prompt_id", parent: "prompts" },
+      { column: "prompt_version_id", parent: "prompt_versions" },
+      { column: "grader_prompt_id", parent: "prompts" },
+      { column: "grader_version_id", parent: "prompt_versions" },
+      { column: "dataset_id", parent: "datasets" },
+    ];
+
+    for (const { column, parent } of runReferences) {
+      it(`runs.${column}: the owner names their own ${parent} row, another user cannot name it`, async (context) => {
+        if (!test) return context.skip();
+        const mine = await asUser(test.db, userA, (tx) =>
+          tx.query<{ id: string }>(`insert into runs (${column}, status) values ($1, 'paused') returning id`, [owned[parent]]),
+        );
+        expect(mine.rows).toHaveLength(1);
+        await expect(
+          asUser(test.db, userB, (tx) => tx.query(`insert into runs (${column}, status) values ($1, 'paused')`, [owned[parent]])),
+        ).rejects.toThrow(/does not belong to this user/);
+        // nor point a run of their own at it afterwards
+        await expect(
+          asUser(test.db, userB, async (tx) => {
+            const run = await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id");
+            await tx.query(`update runs set ${column} = $1 where id = $2`, [owned[parent], run.rows[0].id]);
+          }),
+        ).rejects.toThrow(/cannot move/);
+      });
+    }
+
+    it("a run's references are fixed once written, even to the owner's own rows, but may be cleared by a delete", async (context) => {
+      if (!test) return context.skip();
+      await expect(
+        asUser(test.db, userA, async (tx) => {
+          const other = await tx.query<{ id: string }>(
+            "insert into prompt_versions (prompt_id, version, name, text, text_hash) values ($1, 2, 'p', 'hi', 'h2') returning id",
+            [owned.prompts],
+          );
+          await tx.query("update runs set prompt_version_id = $1 where id = $2", [other.rows[0].id, owned.runs]);
+        }),
+      ).rejects.toThrow(/cannot move/);
+      // deleting the prompt sets runs.prompt_id and prompt_versions.prompt_id to null: allowed
+      await asUser(test.db, userA, async (tx) => {
+        await tx.query("delete from prompts where id = $1", [owned.prompts]);
+        const run = await tx.query<{ prompt_id: string | null; prompt_version_id: string }>("select prompt_id, prompt_version_id from runs where id = $1", [owned.runs]);
+        expect(run.rows[0]).toEqual({ prompt_id: null, prompt_version_id: owned.prompt_versions });
+        throw new RollBack();
+      }).catch((error) => {
+        if (!(error instanceof RollBack)) throw error;
+      });
+    });
+
+    it("prompt_versions.prompt_id: the owner versions their own prompt, another user cannot version it", async (context) => {
+      if (!test) return context.skip();
+      const version = "insert into prompt_versions (prompt_id, version, name, text, text_hash) values ($1, 9, 'p', 'x', 'x') returning id";
+      expect((await asUser(test.db, userA, (tx) => tx.query(version, [owned.prompts]))).rows).toHaveLength(1);
+      await expect(asUser(test.db, userB, (tx) => tx.query(version, [owned.prompts]))).rejects.toThrow(/does not belong to this user/);
+      await expect(
+        asUser(test.db, userB, async (tx) => {
+          const mine = await tx.query<{ id: string }>("insert into prompt_versions (version, name, text, text_hash) values (1, 'p', 'x', 'x') returning id");
+          await tx.query("update prompt_versions set prompt_id = $1 where id = $2", [owned.prompts, mine.rows[0].id]);
+        }),
+      ).rejects.toThrow(/cannot move/);
+    });
+
+    it("run_cells.column_id: a cell's column is of the same run and owner", async (context) => {
+      if (!test) return context.skip();
+      const cell = "insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, $3)";
+      // the owner: a cell on their run's own column
+      expect((await asUser(test.db, userA, (tx) => tx.query(cell, [owned.runs, owned.run_columns, 1]))).rowCount).toBe(1);
+      // another user: their own run, the owner's column
+      await expect(
+        asUser(test.db, userB, async (tx) => {
+          const run = await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id");
+          await tx.query(cell, [run.rows[0].id, owned.run_columns, 0]);
+        }),
+      ).rejects.toThrow(/does not belong to this run/);
+      // the owner again: a column of another of their own runs is refused too
+      await expect(
+        asUser(test.db, userA, async (tx) => {
+          const run = await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id");
+          await tx.query(cell, [run.rows[0].id, owned.run_columns, 0]);
+        }),
+      ).rejects.toThrow(/does not belong to this run/);
+    });
+
+    it("run_cells.prompt_version_id: the owner names their own version, another user cannot name it", async (context) => {
+      if (!test) return context.skip();
+      const cell = "insert into run_cells (run_id, column_id, column_index, row_index, variant, prompt_version_id) values ($1, $2, 0, 0, $4, $3)";
+      expect((await asUser(test.db, userA, (tx) => tx.query(cell, [owned.runs, owned.run_columns, owned.prompt_versions, 1]))).rowCount).toBe(1);
+      // another user, on a run and column of their own
+      const mine = await asUser(test.db, userB, async (tx) => {
+        const run = (await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id")).rows[0].id;
+        const column = (await tx.query<{ id: string }>("insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id", [run])).rows[0].id;
+        const cellId = (await tx.query<{ id: string }>("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 0) returning id", [run, column])).rows[0].id;
+        return { run, column, cellId };
+      });
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query(cell, [mine.run, mine.column, owned.prompt_versions, 1])),
+      ).rejects.toThrow(/does not belong to this user/);
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("update run_cells set prompt_version_id = $1 where id = $2", [owned.prompt_versions, mine.cellId])),
       ).rejects.toThrow(/cannot move/);
     });
 

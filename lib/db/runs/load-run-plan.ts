@@ -24,7 +24,11 @@ export interface RunPlan {
 /** The key of a model in RunPlan.prices. */
 export const priceKey = (provider: string, model: string) => `${provider}/${model}`;
 
-/** Loads the execution settings of a run (the worker keeps them for the run's lifetime). */
+/**
+ * Loads the execution settings of a run (the worker keeps them for the run's lifetime). The worker
+ * reads past RLS, so the prompt and grader versions are read only when they are the run owner's
+ * (0009_ownership_checks.sql refuses other runs; older rows may still name another user's).
+ */
 export async function loadRunPlan(db: Database, { runId }: { runId: string }): Promise<RunPlan | null> {
   const { rows } = await db.query<{
     id: string; user_id: string; text: string | null; max_attempts: number; timeout_ms: number; concurrency: number;
@@ -41,8 +45,8 @@ export async function loadRunPlan(db: Database, { runId }: { runId: string }): P
                      union select r.config -> 'graderModel' ->> 'provider', r.config -> 'graderModel' ->> 'model'
                       where r.config ? 'graderModel') c
                left join pricing p on p.user_id = r.user_id and p.provider = c.provider and p.model = c.model) as columns
-       from runs r left join prompt_versions v on v.id = r.prompt_version_id
-                   left join prompt_versions g on g.id = r.grader_version_id
+       from runs r left join prompt_versions v on v.id = r.prompt_version_id and v.user_id = r.user_id
+                   left join prompt_versions g on g.id = r.grader_version_id and g.user_id = r.user_id
       where r.id = $1`,
     [runId],
   );
