@@ -6,6 +6,8 @@ import { getRunSummary, listCellChanges } from "@/lib/db/runs/get-run";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
+/** What a client is told when reading the run fails; the error itself goes to the server log. */
+export const streamFailedMessage = "Reading this run's changes failed on the server; the view reconnects and resumes where it stopped. The server log has the details.";
 // A notice can be lost (a dropped LISTEN connection); re-reading this often bounds the delay.
 const safetyPollMs = 2_000;
 const heartbeatMs = 15_000;
@@ -31,8 +33,13 @@ export function createRunEventStream(input: {
   /** Cut each cell's output to this many characters (cells say outputTruncated); null: all of it. */
   outputChars?: number | null;
   signal: AbortSignal;
+  /** Called once when the stream has ended, whichever way (run over, error, client gone). */
+  onClose?: () => void;
 }): ReadableStream<Uint8Array> {
-  const { db, notifications, userId, runId, signal } = input;
+  const { db, notifications, userId, runId } = input;
+  // The client going away (the request's signal) or the body being cancelled both end the loop.
+  const cancelled = new AbortController();
+  const signal = AbortSignal.any([input.signal, cancelled.signal]);
   const encoder = new TextEncoder();
   let cursor = input.afterSeq;
   let wake: (() => void) | null = null;
@@ -96,7 +103,12 @@ export function createRunEventStream(input: {
           }
         }
       } catch (error) {
-        if (!signal.aborted) send(`event: error\ndata: ${JSON.stringify({ message: (error as Error).message })}\n\n`);
+        // The detail (a database error, a connection string) is for the server's log; the client
+        // learns only that reading failed, and reconnects from its cursor.
+        if (!signal.aborted) {
+          console.error(`[parallaxr events] reading run ${runId} failed`, error);
+          send(`event: error\ndata: ${JSON.stringify({ message: streamFailedMessage })}\n\n`);
+        }
       } finally {
         clearInterval(heartbeat);
         unsubscribe();
@@ -106,7 +118,11 @@ export function createRunEventStream(input: {
         } catch {
           // the client went away first
         }
+        input.onClose?.();
       }
+    },
+    cancel() {
+      cancelled.abort();
     },
   });
 }
