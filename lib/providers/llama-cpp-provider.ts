@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Llama, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
@@ -63,6 +63,8 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
   const loads = new Map<string, Promise<LoadedModel>>();
   // Loads that finished, so listing models never waits for one in progress.
   const ready = new Map<string, LoadedModel>();
+  // Why a file's last load failed, shown in the model list until a load of it succeeds.
+  const failures = new Map<string, string>();
   let closed = false;
 
   // Imported on first use: the native binding is only loaded by a server that runs a local model.
@@ -90,8 +92,20 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
   }
 
   async function loadModel(file: string): Promise<LoadedModel> {
+    // A half-finished download or a stray file named .gguf: said in words before llama.cpp sees it.
+    const problem = ggufFileProblem(file);
+    if (problem) throw brokenModelFile(file, problem);
     const { llama } = await getRuntime();
-    const model = await llama.loadModel({ modelPath: file });
+    let model: LlamaModel;
+    try {
+      model = await llama.loadModel({ modelPath: file });
+    } catch (error) {
+      // node-llama-cpp throws plain Errors (and TypeErrors on some truncated headers); the file
+      // is what is wrong, which the person can fix, so it is a provider error naming the file.
+      failures.set(file, `llama.cpp could not load it (${(error as Error).message})`);
+      throw brokenModelFile(file, failures.get(file)!, error);
+    }
+    failures.delete(file);
     try {
       const context = await model.createContext({
         sequences: maxParallel,
@@ -160,13 +174,19 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
 
     async listModels(): Promise<ModelInfo[]> {
       const { models } = configuredModels();
-      return [...models].map(([name, file]) => ({
-        provider: providerId,
-        model: name,
-        label: `Local / ${name}`,
-        description: `GGUF model ${path.basename(file)}, run by llama.cpp in this process`,
-        contextWindow: ready.get(file)?.model.trainContextSize ?? null,
-      }));
+      return [...models].map(([name, file]) => {
+        // A broken file stays in the list, saying what is wrong with it, rather than vanishing.
+        const problem = isFile(file) ? ggufFileProblem(file) ?? failures.get(file) : null;
+        return {
+          provider: providerId,
+          model: name,
+          label: `Local / ${name}`,
+          description: problem
+            ? `Not usable: ${path.basename(file)} is not a loadable GGUF model (${problem})`
+            : `GGUF model ${path.basename(file)}, run by llama.cpp in this process`,
+          contextWindow: ready.get(file)?.model.trainContextSize ?? null,
+        };
+      });
     },
 
     async contextWindow(model: string): Promise<number | null> {
@@ -416,6 +436,37 @@ function positiveInteger(value: number | undefined, name: string): number | unde
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 1) throw new Error(`llama.cpp option ${name} must be an integer >= 1, got ${value}.`);
   return value;
+}
+
+/**
+ * Why file cannot be a GGUF model, judged from its first bytes (every GGUF file starts with the
+ * four bytes "GGUF" and a version); null when it starts like one.
+ */
+function ggufFileProblem(file: string): string | null {
+  let handle: number | null = null;
+  try {
+    handle = openSync(file, "r");
+    const header = Buffer.alloc(8);
+    const read = readSync(handle, header, 0, header.length, 0);
+    if (read === 0) return "the file is empty";
+    if (read < header.length || header.toString("latin1", 0, 4) !== "GGUF") {
+      return `it does not start with the GGUF signature; it is ${statSync(file).size} bytes`;
+    }
+    return null;
+  } catch (error) {
+    return `it cannot be read: ${(error as Error).message}`;
+  } finally {
+    if (handle !== null) closeSync(handle);
+  }
+}
+
+/** The provider error for a model file that is there but cannot be used. */
+function brokenModelFile(file: string, problem: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    code: "model_not_found",
+    message: `The model file ${file} cannot be used: ${problem}. It may be an incomplete download or not a model at all: download it again, or remove it from the models folder.`,
+    cause,
+  });
 }
 
 function isFile(file: string): boolean {

@@ -1,3 +1,5 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getLlama, type Llama, type LlamaModel } from "node-llama-cpp";
@@ -214,6 +216,45 @@ describe("llama.cpp provider", () => {
       expect.objectContaining({ provider: "llama-cpp", model: "stories", label: "Local / stories", contextWindow: 2048 }),
     ]);
     expect(await provider.contextWindow("missing")).toBeNull();
+  });
+
+  it("turns a .gguf file that is no model (garbage, empty, cut short) into a provider error naming the file", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "parallaxr-gguf-"));
+    const files = {
+      garbage: path.join(folder, "garbage.gguf"),
+      empty: path.join(folder, "empty.gguf"),
+      // a real header, then the file stops: only llama.cpp's own load finds out
+      cut: path.join(folder, "cut.gguf"),
+    };
+    writeFileSync(files.garbage, Buffer.from("this is not a model, just a hundred bytes of text. ".repeat(2).slice(0, 100)));
+    writeFileSync(files.empty, "");
+    writeFileSync(files.cut, readFileSync(modelPath).subarray(0, 600_000));
+    const local = createLlamaCppProvider({ modelsDir: folder, maxThreads: 1 });
+    try {
+      for (const [name, file] of Object.entries(files)) {
+        const error = await providerErrorOf(local.generate(request({ model: name, params: { maxTokens: 3 } })));
+        expect(error.code, name).toBe("model_not_found");
+        expect(error.retryable, name).toBe(false);
+        expect(error.message, name).toContain(file);
+        await expect(local.contextWindow(name), name).resolves.toBeNull();
+        expect(isProviderError(await local.countTokens!(name, "Once").catch((caught: unknown) => caught)), name).toBe(true);
+      }
+      expect((await providerErrorOf(local.generate(request({ model: "empty" })))).message).toContain("empty");
+      expect((await providerErrorOf(local.generate(request({ model: "garbage" })))).message).toContain("GGUF signature");
+
+      // listed, each saying what is wrong, rather than failing the list or vanishing from it
+      const listed = await local.listModels();
+      expect(listed.map((model) => model.model)).toEqual(["cut", "empty", "garbage"]);
+      for (const model of listed) expect(model.description).toMatch(new RegExp(`^Not usable: ${model.model}\\.gguf`));
+
+      // a failed load is not remembered: the file, once replaced, loads
+      copyFileSync(modelPath, files.garbage);
+      expect((await local.generate(request({ model: "garbage", params: { maxTokens: 8 } }))).text).toBe(", there was a little girl");
+      expect((await local.listModels()).find((model) => model.model === "garbage")?.description).toMatch(/^GGUF model garbage\.gguf/);
+    } finally {
+      await local.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("offers every .gguf file in modelsDir and says when a configured file is missing", async () => {
