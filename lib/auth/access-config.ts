@@ -65,3 +65,31 @@ export function localServerUrl(bindHost: string, port: number | string): string 
   const host = isWildcardAddress(bindHost) || isLoopbackHostname(bindHost) ? "127.0.0.1" : bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost;
   return `http://${host}:${port}`;
 }
+
+/**
+ * Whether a Host header names this server: a loopback name (any port), the bind address when it
+ * is a specific one, the public URL's host name, or an allowed host (an entry with a port matches
+ * that port only). Anything else is a name someone else controls (DNS rebinding).
+ */
+export function isAllowedHost(hostHeader: string | null, config: AccessConfig): boolean {
+  const parsed = parseHostHeader(hostHeader);
+  if (!parsed) return false;
+  const { hostname, port } = parsed;
+  if (isLoopbackHostname(hostname)) return true;
+  const bind = config.bindHost.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (bind !== "0.0.0.0" && bind !== "::" && bind === hostname) return true;
+  if (config.publicUrl && config.publicUrl.hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1") === hostname) return true;
+  return config.allowedHosts.some((entry) => {
+    const allowed = parseHostHeader(entry);
+    return allowed !== null && allowed.hostname === hostname && (allowed.port === null || allowed.port === port);
+  });
+}
+
+/** A Host header's name (lower case, IPv6 without brackets) and port, or null when malformed. */
+export function parseHostHeader(hostHeader: string | null): { hostname: string; port: string | null } | null {
+  const value = hostHeader?.trim().toLowerCase();
+  if (!value) return null;
+  const match = /^(\[[0-9a-f:.]+\]|[^:\[\]\s/@]+)(?::(\d{1,5}))?$/.exec(value);
+  if (!match) return null;
+  return { hostname: match[1].replace(/^\[(.*)\]$/, "$1"), port: match[2] ?? null };
+}
