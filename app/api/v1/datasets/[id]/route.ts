@@ -6,8 +6,8 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.uuid({ message: "dataset id must be a UUID" }) });
-const query = z.object({ limit: z.coerce.number().int().min(1).max(100_000).default(50) });
+const params = z.strictObject({ id: z.uuid({ message: "dataset id must be a UUID" }) });
+const query = z.strictObject({ limit: z.coerce.number().int().min(1).max(100_000).default(50) });
 
 /** One of the caller's datasets with its first `limit` rows (?limit=, default 50). */
 export const GET = route({ params }, async ({ request, caller, params, app }) => {

@@ -6,7 +6,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.uuid({ message: "version id must be a UUID" }) });
+const params = z.strictObject({ id: z.uuid({ message: "version id must be a UUID" }) });
 
 /** The immutable text of a prompt version, to compare two runs' prompts. */
 export const GET = route({ params }, async ({ caller, params, app }) => {

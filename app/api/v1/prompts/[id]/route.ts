@@ -7,7 +7,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.uuid({ message: "prompt id must be a UUID" }) });
+const params = z.strictObject({ id: z.uuid({ message: "prompt id must be a UUID" }) });
 
 /** One prompt of the caller's. */
 export const GET = route({ params }, async ({ caller, params, app }) => {

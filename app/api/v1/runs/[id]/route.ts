@@ -4,8 +4,8 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.uuid({ message: "run id must be a UUID" }) });
-const query = z.object({
+const params = z.strictObject({ id: z.uuid({ message: "run id must be a UUID" }) });
+const query = z.strictObject({
   outputChars: z.coerce.number({ message: "outputChars must be a number" }).int().min(1).max(1_000_000).optional(),
 });
 

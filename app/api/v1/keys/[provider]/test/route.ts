@@ -5,7 +5,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const body = z.object({ model: z.string().min(1, "model is required: the model to try the key with") });
+const body = z.strictObject({ model: z.string().min(1, "model is required: the model to try the key with") });
 
 /**
  * Tries the caller's credentials for a provider with a minimal real call (one token). Answers

@@ -5,7 +5,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.uuid({ message: "prompt id must be a UUID" }) });
+const params = z.strictObject({ id: z.uuid({ message: "prompt id must be a UUID" }) });
 
 /** Run history of a prompt, newest first: version, status and each model's average grade. */
 export const GET = route({ params }, async ({ caller, params, app }) => ({

@@ -4,7 +4,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({
+const params = z.strictObject({
   id: z.uuid({ message: "run id must be a UUID" }),
   action: z.enum(["pause", "resume", "cancel"], { message: "action must be pause, resume or cancel" }),
 });

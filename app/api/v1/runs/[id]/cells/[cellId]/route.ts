@@ -8,7 +8,7 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({
+const params = z.strictObject({
   id: z.uuid({ message: "run id must be a UUID" }),
   cellId: z.uuid({ message: "cell id must be a UUID" }),
 });
