@@ -1,18 +1,44 @@
 import type { CreateRunInput } from "@/lib/api/schemas";
 import type { RunSummary } from "@/lib/api/types";
 import { hashText } from "@/lib/core/cache-key";
+import { renderedLength, templateShape, valueLengthsOf, type TemplateShape } from "@/lib/core/rendered-length";
+import { renderTemplate } from "@/lib/core/template";
+import { countCodePoints } from "@/lib/core/tokens";
 import { asUser } from "@/lib/db/as-user";
-import type { Database } from "@/lib/db/database";
-import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
+import type { Database, Queryable } from "@/lib/db/database";
 import { getDatasetItem } from "@/lib/db/datasets/get-dataset-item";
-import { insertDataset, listDatasetRows } from "@/lib/db/runs/insert-dataset";
+import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
+import { analyzeRunCells } from "@/lib/db/runs/analyze-run-cells";
+import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
+import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
+import { getChangeCursor } from "@/lib/db/runs/get-change-cursor";
+import { getRunSummary } from "@/lib/db/runs/get-run";
+import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
-import { getRunSummary } from "@/lib/db/runs/get-run";
+import { insertRunCells } from "@/lib/db/runs/insert-run-cells";
+import { listDatasetValueLengths } from "@/lib/db/runs/list-dataset-value-lengths";
+import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { NotFoundError, ValidationError } from "./errors";
 import { planRun, type RunPlanEstimate } from "./plan-run";
+import { checkCellCount, checkPromptSize, checkQueuedCells, checkRenderedSize, runLimitsFromEnv, type RunLimits } from "./run-limits";
+
+/** What creating a run needs; limits default to the environment's (run-limits.ts). */
+export interface CreateRunDeps {
+  db: Database;
+  providers: ProviderRegistry;
+  limits?: RunLimits;
+}
+
+// Cells and dataset rows per transaction. On PGlite (one connection) a transaction holds every
+// other request; 10,000 cells take ~0.3-0.6 s there on these machines, so a request waits that
+// long at most while a 200,000-cell run is created (one statement for all of them held it 12.5 s).
+const cellsPerTransaction = 10_000;
+const datasetRowsPerTransaction = 10_000;
+// ...and a batch of rows stays under this much JSON, whatever their values' sizes.
+const datasetCharsPerTransaction = 8_000_000;
 
 // Thrown to roll a dry run's transaction back, carrying its plan out.
 class DryRunDone extends Error {
@@ -22,22 +48,21 @@ class DryRunDone extends Error {
 }
 
 /**
- * Creates a run for userId from a validated request: snapshots the prompt as an immutable
- * version, stores inline rows as a dataset, and plans every cell, all in one transaction as the
- * user (so RLS checks each id the request names). Workers pick it up when it commits.
+ * Creates a run for userId from a validated request: checks its size, snapshots the prompt as an
+ * immutable version, stores inline rows as a dataset, and plans every cell, as the user (so RLS
+ * checks each id the request names). A run of up to 10,000 cells is one transaction; a larger
+ * one is created in status planned, its rows and cells inserted in transactions of 10,000, then
+ * queued, so other requests are served meanwhile. Workers pick it up once it is queued.
  */
-export async function createRun(
-  deps: { db: Database; providers: ProviderRegistry },
-  { userId, input }: { userId: string; input: CreateRunInput },
-): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+export async function createRun(deps: CreateRunDeps, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
   return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate; cursor: number };
 }
 
 /**
  * The plan of a run (cells, estimated tokens and cost per model, what is unpriced) without
- * creating it: the same work as createRun, in a transaction that is rolled back.
+ * creating it: the same checks and reads as createRun, in a transaction that is rolled back.
  */
-export async function estimateRun(deps: { db: Database; providers: ProviderRegistry }, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunPlanEstimate> {
+export async function estimateRun(deps: CreateRunDeps, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunPlanEstimate> {
   try {
     await planOrCreateRun(deps, { userId, input, dryRun: true });
   } catch (error) {
@@ -47,15 +72,50 @@ export async function estimateRun(deps: { db: Database; providers: ProviderRegis
   throw new Error("A dry run must not create a run");
 }
 
+/** What is left to insert after the first transaction, for a run too large for one. */
+interface PendingRun {
+  runId: string;
+  datasetId: string | null;
+  /** Inline rows not yet stored, from this index on. */
+  rows: Array<Record<string, string>> | null;
+  rowsStored: number;
+  rowCount: number;
+  trials: number;
+  strictBudget: boolean;
+  plan: RunPlanEstimate;
+}
+
 async function planOrCreateRun(
-  { db, providers }: { db: Database; providers: ProviderRegistry },
+  { db, providers, limits: given }: CreateRunDeps,
   { userId, input, dryRun }: { userId: string; input: CreateRunInput; dryRun: boolean },
-): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+): Promise<(RunSummary & { plan: RunPlanEstimate; cursor: number }) | undefined> {
+  const limits = given ?? runLimitsFromEnv();
   input.models.forEach((column, index) => {
     if (!providers.has(column.provider)) {
       throw new ValidationError(`models.${index}.provider`, `Unknown provider "${column.provider}".`);
     }
   });
+  if (input.graderModel && !providers.has(input.graderModel.provider)) {
+    throw new ValidationError("graderModel.provider", `Unknown provider "${input.graderModel.provider}".`);
+  }
+  const columns = input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} }));
+  const trials = input.trials ?? 1;
+  const rowsField = input.datasetId ? "datasetId" : "rows";
+
+  // What can be checked from the request alone is checked before any query: a refused request
+  // costs no transaction (on PGlite, no wait for every other request).
+  if (input.prompt !== undefined) checkPromptSize({ field: "prompt", what: "prompt", length: countCodePoints(input.prompt) }, limits);
+  if (input.grader !== undefined) checkPromptSize({ field: "grader", what: "grader prompt", length: countCodePoints(input.grader) }, limits);
+  const inlineRows = input.rows
+    ? input.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value == null ? "" : String(value)])))
+    : null;
+  if (!input.datasetId) checkCellCount({ field: rowsField, rows: Math.max(1, inlineRows?.length ?? 1), columns: columns.length, trials }, limits);
+  let inlineLengths: number[] | null = null;
+  if (input.prompt !== undefined && !input.datasetId) {
+    inlineLengths = rowLengthsOf(templateShape(input.prompt), inlineRows);
+    checkRenderedSize({ field: rowsField, rowField: inlineRows ? (index) => `rows.${index}` : null, rowLengths: inlineLengths, columns: columns.length, trials }, limits);
+  }
+
   // Adapters are had before the transaction opens: having one may read the caller's stored key,
   // and on PGlite (one connection) a query from outside an open transaction waits for it to end,
   // which here would wait for that query: the server's database would hang for good.
@@ -64,64 +124,35 @@ async function planOrCreateRun(
     // a provider that cannot be had now (no key yet) just falls back to the estimate
     adapters.set(provider, await providers.resolve({ provider, userId }).catch(() => null));
   }
-  return asUser(db, userId, async (tx) => {
-    let promptId: string | null = null;
-    let promptVersionId: string;
-    let promptText: string;
-    if (input.promptId) {
-      const prompt = await getPromptById(tx, { id: input.promptId });
-      if (!prompt) throw new NotFoundError(`Prompt ${input.promptId} not found.`);
-      const textHash = hashText(prompt.text);
-      const version = await markPromptRun(tx, { id: prompt.id, textHash });
-      promptId = prompt.id;
-      promptVersionId = await insertPromptVersion(tx, { promptId, version, name: prompt.name, type: prompt.type, text: prompt.text, textHash });
-      promptText = prompt.text;
-    } else {
-      const text = input.prompt ?? "";
-      promptText = text;
-      promptVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline prompt", type: "generator", text, textHash: hashText(text) });
+
+  const first = await asUser(db, userId, async (tx): Promise<PendingRun | (RunSummary & { plan: RunPlanEstimate; cursor: number })> => {
+    const prompt = input.promptId ? await getPromptById(tx, { id: input.promptId }) : null;
+    if (input.promptId && !prompt) throw new NotFoundError(`Prompt ${input.promptId} not found.`);
+    const promptText = prompt ? prompt.text : (input.prompt ?? "");
+    if (prompt) checkPromptSize({ field: "promptId", what: "prompt", length: countCodePoints(prompt.text) }, limits);
+    const grader = input.graderPromptId ? await getPromptById(tx, { id: input.graderPromptId }) : null;
+    if (input.graderPromptId && !grader) throw new NotFoundError(`Grader prompt ${input.graderPromptId} not found.`);
+    if (grader) checkPromptSize({ field: "graderPromptId", what: "grader prompt", length: countCodePoints(grader.text) }, limits);
+
+    const dataset = input.datasetId ? await getDatasetItem(tx, { id: input.datasetId }) : null;
+    if (input.datasetId && !dataset) throw new NotFoundError(`Dataset ${input.datasetId} not found.`);
+    const rowCount = dataset ? dataset.rowCount : (inlineRows?.length ?? 1);
+    if (dataset) checkCellCount({ field: rowsField, rows: Math.max(1, rowCount), columns: columns.length, trials }, limits);
+    let rowLengths = inlineLengths;
+    if (!rowLengths) {
+      const shape = templateShape(promptText);
+      rowLengths = dataset ? await datasetRowLengths(tx, { datasetId: dataset.id, shape }) : rowLengthsOf(shape, inlineRows);
+      checkRenderedSize({ field: input.promptId ? "promptId" : rowsField, rowField: null, rowLengths, columns: columns.length, trials }, limits);
     }
 
-    let graderPromptId: string | null = null;
-    let graderVersionId: string | null = null;
-    if (input.graderPromptId) {
-      const grader = await getPromptById(tx, { id: input.graderPromptId });
-      if (!grader) throw new NotFoundError(`Grader prompt ${input.graderPromptId} not found.`);
-      const textHash = hashText(grader.text);
-      const version = await markPromptRun(tx, { id: grader.id, textHash });
-      graderPromptId = grader.id;
-      graderVersionId = await insertPromptVersion(tx, { promptId: grader.id, version, name: grader.name, type: "grader", text: grader.text, textHash });
-    } else if (input.grader) {
-      graderVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline grader", type: "grader", text: input.grader, textHash: hashText(input.grader) });
-    }
-    if (input.graderModel && !providers.has(input.graderModel.provider)) {
-      throw new ValidationError("graderModel.provider", `Unknown provider "${input.graderModel.provider}".`);
-    }
-
-    let datasetId: string | null = null;
-    let rowCount = 1;
-    let planRows: Array<Record<string, string>> = [{}];
-    if (input.datasetId) {
-      const dataset = await getDatasetItem(tx, { id: input.datasetId });
-      if (!dataset) throw new NotFoundError(`Dataset ${input.datasetId} not found.`);
-      datasetId = dataset.id;
-      rowCount = dataset.rowCount;
-      planRows = await listDatasetRows(tx, { datasetId });
-    } else if (input.rows) {
-      const rows = input.rows.map((row) =>
-        Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value == null ? "" : String(value)])),
-      );
-      const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-      datasetId = await insertDataset(tx, { name: input.datasetName ?? "Inline rows", source: "inline", headers, rows });
-      rowCount = rows.length;
-      planRows = rows;
-    }
-
-    const columns = input.models.map((column) => ({ provider: column.provider, model: column.model, params: column.params ?? {} }));
-    const trials = input.trials ?? 1;
     const plan = await planRun(tx, {
-      prompt: promptText,
-      rows: rowCount === 0 ? [] : planRows,
+      rowLengths,
+      renderRows: async (rowIndexes) => {
+        const rows = dataset
+          ? await listDatasetRows(tx, { datasetId: dataset.id, rowIndexes })
+          : rowIndexes.map((index) => inlineRows?.[index] ?? {});
+        return rows.map((row) => renderTemplate(promptText, row).text);
+      },
       columns,
       trials,
       tokenizerFor: async ({ provider, model }) => {
@@ -130,11 +161,39 @@ async function planOrCreateRun(
       },
     });
     if (dryRun) throw new DryRunDone(plan);
+    const cells = rowCount * columns.length * trials;
+    checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: cells }, limits);
+
+    let promptVersionId: string;
+    if (prompt) {
+      const textHash = hashText(prompt.text);
+      const version = await markPromptRun(tx, { id: prompt.id, textHash });
+      promptVersionId = await insertPromptVersion(tx, { promptId: prompt.id, version, name: prompt.name, type: prompt.type, text: prompt.text, textHash });
+    } else {
+      promptVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline prompt", type: "generator", text: promptText, textHash: hashText(promptText) });
+    }
+    let graderVersionId: string | null = null;
+    if (grader) {
+      const textHash = hashText(grader.text);
+      const version = await markPromptRun(tx, { id: grader.id, textHash });
+      graderVersionId = await insertPromptVersion(tx, { promptId: grader.id, version, name: grader.name, type: "grader", text: grader.text, textHash });
+    } else if (input.grader) {
+      graderVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline grader", type: "grader", text: input.grader, textHash: hashText(input.grader) });
+    }
+
+    let datasetId = dataset?.id ?? null;
+    let rowsStored = 0;
+    if (inlineRows) {
+      const headers = [...new Set(inlineRows.flatMap((row) => Object.keys(row)))];
+      rowsStored = datasetBatchEnd(inlineRows, 0);
+      datasetId = await insertDataset(tx, { name: input.datasetName ?? "Inline rows", source: "inline", headers, rows: inlineRows.slice(0, rowsStored), rowCount: inlineRows.length });
+    }
+    const strictBudget = input.budgetMode === "strict" && input.budgetUsd != null;
     const runId = await insertRun(tx, {
       kind: "workbench",
-      promptId,
+      promptId: prompt?.id ?? null,
       promptVersionId,
-      graderPromptId,
+      graderPromptId: grader?.id ?? null,
       graderVersionId,
       graderModel: graderVersionId && input.graderModel ? input.graderModel : null,
       datasetId,
@@ -149,16 +208,97 @@ async function planOrCreateRun(
       budgetMode: input.budgetUsd == null ? "off" : (input.budgetMode ?? "estimate"),
       columns: columns.map((column, index) => ({ ...column, estimatedCostPerCell: plan.models[index].costPerCellUsd })),
     });
-    // Read back before commit: the answer describes the run as created, before any worker has
-    // claimed from it.
-    const summary = await getRunSummary(tx, { id: runId });
-    if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
-    // Where a live follower starts reading changes: every cell is queued as of here, and replaying
-    // 40,000 queued cells before the first answer held a large run's page for seconds.
-    const { rows: [{ cursor }] } = await tx.query<{ cursor: string }>(
-      "select coalesce(max(seq), 0) as cursor from run_cells where run_id = $1",
-      [runId],
-    );
-    return { ...summary, plan, cursor: Number(cursor) };
+    const pending: PendingRun = { runId, datasetId, rows: inlineRows, rowsStored, rowCount, trials, strictBudget, plan };
+    if (cells > cellsPerTransaction || (inlineRows && rowsStored < inlineRows.length)) return pending;
+    // Small enough for one transaction, as every run was before: one commit, and the answer.
+    await insertRunCells(tx, { runId, fromRow: 0, toRow: rowCount, trials, strictBudget });
+    await queuePlannedRun(tx, { runId });
+    return readBack(tx, runId, plan);
   });
+  if (!("runId" in first)) return first;
+
+  try {
+    return await createInBatches(db, userId, first, columns.length);
+  } catch (error) {
+    // Half a plan never runs: the run is failed with the reason, its cells cancelled.
+    await failPlanning(db, userId, first.runId, error).catch(() => {});
+    throw error;
+  }
+}
+
+/** Stores the rest of the inline rows, then the cells, a transaction each, then queues the run. */
+async function createInBatches(db: Database, userId: string, run: PendingRun, columnCount: number): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+  const { runId, rows } = run;
+  let stored = run.rowsStored;
+  while (rows && stored < rows.length) {
+    const end = datasetBatchEnd(rows, stored);
+    await asUser(db, userId, (tx) => insertDatasetRows(tx, { datasetId: run.datasetId!, offset: stored, rows: rows.slice(stored, end) }));
+    stored = end;
+    await yieldToOthers();
+  }
+  const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / (columnCount * run.trials)));
+  for (let fromRow = 0; fromRow < run.rowCount; fromRow += rowsPerBatch) {
+    const toRow = Math.min(run.rowCount, fromRow + rowsPerBatch);
+    const planned = await asUser(db, userId, (tx) => insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }));
+    // Cancelled while it was being planned: stop here; the cancel takes care of the cells in.
+    if (!planned) break;
+    await yieldToOthers();
+  }
+  const created = await asUser(db, userId, async (tx) => {
+    await queuePlannedRun(tx, { runId });
+    return readBack(tx, runId, run.plan);
+  });
+  await analyzeRunCells(db).catch(() => {});
+  return created;
+}
+
+// The run as created, read in the transaction that queued it, before any worker has claimed
+// from it; and where a live follower starts reading changes: every cell is queued as of here,
+// and replaying 40,000 queued cells before the first answer held a large run's page for seconds.
+async function readBack(tx: Queryable, runId: string, plan: RunPlanEstimate): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+  const summary = await getRunSummary(tx, { id: runId });
+  if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
+  return { ...summary, plan, cursor: await getChangeCursor(tx) };
+}
+
+async function failPlanning(db: Database, userId: string, runId: string, error: unknown): Promise<void> {
+  const reason = error instanceof Error ? error.message : String(error);
+  await asUser(db, userId, (tx) =>
+    tx.query("update runs set status = 'failed', error = $2, finished_at = now() where id = $1 and status = 'planned'", [
+      runId,
+      `Planning failed before all of this run's cells were created (${reason}). Nothing of it ran; create the run again.`,
+    ]),
+  );
+  await cancelAllOpenCells(db, { runId, userId });
+}
+
+/** Rendered length of each row (the template alone when there are no rows), from lengths only. */
+function rowLengthsOf(shape: TemplateShape, rows: Array<Record<string, string>> | null): number[] {
+  if (!rows || rows.length === 0) return [renderedLength(shape, () => null)];
+  return rows.map((row) => renderedLength(shape, valueLengthsOf(row)));
+}
+
+async function datasetRowLengths(tx: Queryable, { datasetId, shape }: { datasetId: string; shape: TemplateShape }): Promise<number[]> {
+  const names = shape.variables.map((variable) => variable.name);
+  const lengths = await listDatasetValueLengths(tx, { datasetId, names });
+  if (lengths.length === 0) return [renderedLength(shape, () => null)];
+  return lengths.map((row) => renderedLength(shape, (name) => row[names.indexOf(name)] ?? null));
+}
+
+/** Where the batch of inline rows that starts at `from` ends: 10,000 rows or ~8 MB of values. */
+function datasetBatchEnd(rows: Array<Record<string, string>>, from: number): number {
+  let chars = 0;
+  let end = from;
+  while (end < rows.length && end - from < datasetRowsPerTransaction) {
+    for (const [key, value] of Object.entries(rows[end])) chars += key.length + value.length;
+    end++;
+    if (chars >= datasetCharsPerTransaction) break;
+  }
+  return end;
+}
+
+// On PGlite each statement holds the thread: let requests that arrived meanwhile be read and
+// queue their queries ahead of the next batch (PGlite serves them in arrival order).
+function yieldToOthers(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

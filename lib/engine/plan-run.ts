@@ -1,6 +1,6 @@
 import { computeCost } from "@/lib/core/cost";
-import { renderTemplate } from "@/lib/core/template";
-import { estimateTokens } from "@/lib/core/tokens";
+import { chooseTokenizerSample } from "@/lib/core/tokenizer-sample";
+import { estimateTokens, estimateTokensFromLength } from "@/lib/core/tokens";
 import type { Queryable } from "@/lib/db/database";
 import { averageOutputTokens, getUserPrice } from "@/lib/db/pricing/pricing";
 import { referencePrice } from "@/lib/providers/pricing-reference";
@@ -13,8 +13,12 @@ export interface RunPlanEstimate {
     model: string;
     cells: number;
     inputTokens: number;
-    /** The model's own tokenizer where the provider has one (local models), else our chars/4 estimate. */
-    inputTokensMethod: "tokenizer" | "estimate";
+    /**
+     * tokenizer: the model's own tokenizer over every row (local models); tokenizer-sample: over
+     * a sample of the rows (a large run), scaling our estimate of the rest by the sample's ratio;
+     * estimate: characters / 4.
+     */
+    inputTokensMethod: "tokenizer" | "tokenizer-sample" | "estimate";
     outputTokens: number | null;
     outputTokensSource: "maxTokens" | "history" | "unknown";
     /** Null when the price or the output tokens are unknown (then see lowerBoundUsd). */
@@ -31,33 +35,56 @@ export interface RunPlanEstimate {
   unpriced: string[];
 }
 
+// A real tokenizer counts every row up to these sizes, and a sample of them beyond: tokenizing
+// is CPU on the server's thread (and, on PGlite, the database's), and a run may be gigabytes.
+const tokenizeAllMaxRows = 2_000;
+const tokenizeMaxChars = 2_000_000;
+
 /**
- * Estimates a run as the calling user: input tokens from each rendered row, output tokens from
- * the column's maxTokens or else the model's average in the user's earlier runs, prices from the
- * user's list or else the shipped reference.
+ * Estimates a run as the calling user: input tokens from each row's rendered length (never the
+ * rendered text: a 1 MB prompt x 6,000 rows is 6 GB), or from the model's tokenizer over the
+ * rows or a sample of them; output tokens from the column's maxTokens or else the model's
+ * average in the user's earlier runs; prices from the user's list or else the shipped reference.
  */
 export async function planRun(
   tx: Queryable,
   input: {
-    prompt: string;
-    rows: Array<Record<string, string>>;
+    /** Code points of each row's rendered input (one entry, the template alone, for a run without rows). */
+    rowLengths: ArrayLike<number>;
+    /** The rendered inputs of the given rows, for a tokenizer; called only when a column has one. */
+    renderRows: (rowIndexes: number[]) => Promise<string[]>;
     columns: Array<{ provider: string; model: string; params: Record<string, unknown> }>;
     trials: number;
     /** The model's tokenizer, when its provider has one; null otherwise. */
     tokenizerFor?: (column: { provider: string; model: string }) => Promise<((text: string) => Promise<number>) | null>;
   },
 ): Promise<RunPlanEstimate> {
-  const rows = input.rows.length > 0 ? input.rows : [{}];
-  const rendered = rows.map((row) => renderTemplate(input.prompt, row).text);
-  const estimated = rendered.reduce((sum, text) => sum + estimateTokens(text), 0);
+  const rowCount = Math.max(1, input.rowLengths.length);
+  let estimated = 0;
+  for (let index = 0; index < input.rowLengths.length; index++) estimated += estimateTokensFromLength(input.rowLengths[index]);
+  const sample = chooseTokenizerSample(input.rowLengths, { maxRows: tokenizeAllMaxRows, maxChars: tokenizeMaxChars });
+  let sampleTexts: Promise<string[]> | null = null;
   const models: RunPlanEstimate["models"] = [];
   for (const column of input.columns) {
-    const cells = rows.length * input.trials;
+    const cells = rowCount * input.trials;
     const tokenize = (await input.tokenizerFor?.(column)) ?? null;
     let perTrial = estimated;
-    if (tokenize) {
-      perTrial = 0;
-      for (const text of rendered) perTrial += await tokenize(text);
+    let method: RunPlanEstimate["models"][number]["inputTokensMethod"] = "estimate";
+    if (tokenize && sample.rowIndexes.length > 0) {
+      sampleTexts ??= input.renderRows(sample.rowIndexes);
+      let counted = 0;
+      let sampleEstimate = 0;
+      for (const text of await sampleTexts) {
+        counted += await tokenize(text);
+        sampleEstimate += estimateTokens(text);
+      }
+      if (sample.complete) {
+        perTrial = counted;
+        method = "tokenizer";
+      } else if (sampleEstimate > 0) {
+        perTrial = Math.round(estimated * (counted / sampleEstimate));
+        method = "tokenizer-sample";
+      }
     }
     const inputTokens = perTrial * input.trials;
     const maxTokens = typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
@@ -74,7 +101,7 @@ export async function planRun(
       model: column.model,
       cells,
       inputTokens,
-      inputTokensMethod: tokenize ? "tokenizer" : "estimate",
+      inputTokensMethod: method,
       outputTokens,
       outputTokensSource: maxTokens != null ? "maxTokens" : history != null ? "history" : "unknown",
       costUsd,

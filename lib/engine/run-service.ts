@@ -3,6 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { getCell, getRunSummary, listCells } from "@/lib/db/runs/get-run";
+import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { applyRunAction, requeueCell, type RunAction } from "@/lib/db/runs/run-lifecycle";
 import { NotFoundError } from "./errors";
 
@@ -27,17 +28,21 @@ export async function getRunCell({ db }: { db: Database }, { userId, runId, cell
   return cell;
 }
 
-/** Pauses, resumes or cancels a run of userId's. */
+/**
+ * Pauses, resumes or cancels a run of userId's. A cancel stops the run's claims in one short
+ * transaction, then cancels its waiting cells 10,000 per transaction (cancel-open-cells.ts), so
+ * other requests are served meanwhile; it answers once every waiting cell is cancelled.
+ */
 export async function changeRunStatus(
   { db }: { db: Database },
   { userId, runId, action }: { userId: string; runId: string; action: RunAction },
 ): Promise<RunSummary> {
-  return asUser(db, userId, async (tx) => {
-    const status = await applyRunAction(tx, { id: runId, action });
-    if (!status) throw new NotFoundError(`Run ${runId} not found.`);
-    const summary = await getRunSummary(tx, { id: runId });
-    return summary!;
-  });
+  const status = await asUser(db, userId, (tx) => applyRunAction(tx, { id: runId, action }));
+  if (!status) throw new NotFoundError(`Run ${runId} not found.`);
+  if (action === "cancel") await cancelAllOpenCells(db, { runId, userId });
+  const summary = await asUser(db, userId, (tx) => getRunSummary(tx, { id: runId }));
+  if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
+  return summary;
 }
 
 /** Runs one cell of userId's run again, bypassing the cache; answers the run without cells. */

@@ -3,6 +3,7 @@ import { claimCells, type ClaimedCell } from "@/lib/db/cells/claim-cells";
 import { expireAllLeases, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
+import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunPlan, type RunPlan } from "@/lib/db/runs/load-run-plan";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -24,8 +25,13 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long a fresh answer stays in the response cache (default 7 days; null: until cleared). */
   cacheTtlSeconds?: number | null;
-  /** PGlite only: take back every running cell at start (one process owns the folder). */
+  /**
+   * PGlite only: take back every running cell at start, and fail every planned run (one process
+   * owns the folder, so no planner of it is at work).
+   */
   reclaimOnStart?: boolean;
+  /** A planned run whose planner has not been heard from for this long is failed (default 5 minutes). */
+  plannedStaleMs?: number;
   now?: () => number;
   random?: () => number;
   /** Called with errors the worker survived (a failed claim or write); defaults to console.error. */
@@ -79,6 +85,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let failedSaves = 0;
 
   if (options.reclaimOnStart) await expireAllLeases(db);
+  // A planner marks its run at every batch of 10,000 cells (seconds apart at most); one silent for
+  // minutes has stopped, and half a plan must not stay in limbo (nor ever run).
+  const plannedStaleMs = options.plannedStaleMs ?? 5 * 60_000;
+  await finishInterruptedRuns(db, { staleMs: options.reclaimOnStart ? 0 : plannedStaleMs, leftovers: true });
 
   const requestTick = (): void => {
     if (ticking) {
@@ -259,6 +269,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // came back short, are completed here.
       lastSweep = time;
       completeFinishedRuns(db, { runIds: null }).catch(onError);
+      finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).catch(onError);
     }
     activeRuns = null;
     requestTick();

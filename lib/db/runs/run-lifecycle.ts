@@ -30,14 +30,15 @@ export type RunAction = "pause" | "resume" | "cancel";
 const transitions: Record<RunAction, { from: RunStatus[]; to: RunStatus }> = {
   pause: { from: ["queued", "running"], to: "paused" },
   resume: { from: ["paused"], to: "running" },
-  cancel: { from: ["queued", "running", "paused"], to: "cancelled" },
+  // planned: a run whose cells are still being inserted; its planner stops at its next batch
+  cancel: { from: ["planned", "queued", "running", "paused"], to: "cancelled" },
 };
 
 /**
- * Applies a lifecycle action as the calling user. Pause stops new claims (cells in flight finish
- * and are kept: they are paid for); cancel also marks every cell not yet started cancelled.
- * Returns the new status, or null when the run is not the caller's; throws when the action does
- * not apply to the run's status.
+ * Applies a lifecycle action to the run as the calling user. Pause stops new claims (cells in
+ * flight finish and are kept: they are paid for); so does cancel, whose cells not yet started
+ * are then cancelled by cancelOpenCells, in batches of their own. Returns the new status, or
+ * null when the run is not the caller's; throws when the action does not apply to its status.
  */
 export async function applyRunAction(tx: Queryable, { id, action }: { id: string; action: RunAction }): Promise<RunStatus | null> {
   const current = (await tx.query<{ status: RunStatus }>("select status from runs where id = $1 for update", [id])).rows[0];
@@ -52,14 +53,6 @@ export async function applyRunAction(tx: Queryable, { id, action }: { id: string
       where id = $1`,
     [id, to],
   );
-  if (action === "cancel") {
-    // Cells whose worker vanished (expired lease) are not in flight any more: cancel them too.
-    await tx.query(
-      `update run_cells set status = 'cancelled', lease_owner = null, lease_expires_at = null, finished_at = now()
-        where run_id = $1 and (status = 'queued' or (status = 'running' and lease_expires_at <= now()))`,
-      [id],
-    );
-  }
   return to;
 }
 

@@ -1,0 +1,35 @@
+import type { Database } from "../database";
+import { cancelAllOpenCells } from "./cancel-open-cells";
+
+/** Why a run was failed while it was planned. */
+export const interruptedPlanningError =
+  "Planning was interrupted before all of this run's cells were created (the server stopped or lost the database). Nothing of it ran; create the run again.";
+
+/**
+ * Runs a stopped process left half done, as the connection's own role (the worker's):
+ * - planned runs not heard from for staleMs (a planner marks its run at every batch) are failed
+ *   with interruptedPlanningError, and their cells cancelled: half a plan is never run, and the
+ *   API shows why. Resuming instead would need the request's rows again for inline datasets.
+ * - with leftovers, also cancelled or failed runs that still have queued cells (a cancel that
+ *   stopped between its batches) get them cancelled.
+ * Answers the ids of the runs it changed.
+ */
+export async function finishInterruptedRuns(db: Database, { staleMs, leftovers }: { staleMs: number; leftovers: boolean }): Promise<string[]> {
+  const { rows: failed } = await db.query<{ id: string }>(
+    `update runs set status = 'failed', error = $2, finished_at = now()
+      where status = 'planned' and updated_at <= now() - make_interval(secs => $1::double precision / 1000)
+      returning id`,
+    [staleMs, interruptedPlanningError],
+  );
+  const runIds = failed.map((row) => row.id);
+  if (leftovers) {
+    const { rows } = await db.query<{ id: string }>(
+      `select r.id from runs r
+        where r.status in ('cancelled', 'failed')
+          and exists (select 1 from run_cells c where c.run_id = r.id and c.status = 'queued')`,
+    );
+    for (const row of rows) if (!runIds.includes(row.id)) runIds.push(row.id);
+  }
+  for (const runId of runIds) await cancelAllOpenCells(db, { runId });
+  return runIds;
+}

@@ -1,0 +1,34 @@
+import type { Queryable } from "../database";
+
+/**
+ * Inserts the cells of rows fromRow..toRow-1 (x every column x trials) of a planned run as the
+ * calling user, in grid order, and marks the run as heard from (updated_at: a planned run
+ * nobody touches for long was left by a planner that stopped, see finishInterruptedRuns).
+ * With strictBudget, cells of columns without a cost estimate are inserted already skipped,
+ * saying why, rather than updated afterwards (an update fires the per-row triggers).
+ * Returns false, inserting nothing, when the run is no longer planned (it was cancelled).
+ *
+ * Locking: the run's row is locked first (the update), so a cancel, which locks it too, either
+ * comes before (this batch sees it and stops) or after (and then cancels these cells).
+ */
+export async function insertRunCells(
+  tx: Queryable,
+  { runId, fromRow, toRow, trials, strictBudget }: { runId: string; fromRow: number; toRow: number; trials: number; strictBudget: boolean },
+): Promise<boolean> {
+  const { rowCount } = await tx.query("update runs set updated_at = now() where id = $1 and status = 'planned'", [runId]);
+  if (rowCount === 0) return false;
+  await tx.query(
+    `insert into run_cells (run_id, column_id, column_index, row_index, trial, status, finished_at, error_code, error_message)
+     select $1, col.id, col.column_index, r.i, t.i,
+            case when skip then 'skipped' else 'queued' end,
+            case when skip then now() end,
+            case when skip then 'budget' end,
+            case when skip then format('Skipped: budget mode strict, and %s/%s has no price or no output estimate. Set a price in Settings -> Prices, or maxTokens.', col.provider, col.model) end
+       from generate_series($2::int, $3::int - 1) as r(i)
+       cross join (select c.*, ($5::boolean and c.estimated_cost_per_cell is null) as skip from run_columns c where c.run_id = $1) col
+       cross join generate_series(0, $4::int - 1) as t(i)
+      order by r.i, col.column_index, t.i`,
+    [runId, fromRow, toRow, trials, strictBudget],
+  );
+  return true;
+}
