@@ -133,6 +133,50 @@ test.describe("settings: keys", () => {
     await saveScreenshot(page, "settings-keys-test-failed");
   });
 
+  test("shows the one base URL each saved key is sent to, and asks for the key again to change it", async ({ page }) => {
+    const ollamaUrl = `http://127.0.0.1:${await closedPort()}`;
+    await openKeysPage(page);
+
+    // A key saved without a base URL goes to the vendor's default, and the row says so.
+    const openai = row(page, "OpenAI");
+    await openai.getByLabel("API key for OpenAI", { exact: true }).fill(OPENAI_KEY);
+    await openai.getByRole("button", { name: "Save" }).click();
+    await expect(openai).toContainText("Key ending in 7f3a");
+    await expect(openai).toContainText("Sent only to https://api.openai.com/v1 (default)");
+
+    // A vendor's own base URL is taken with the key entered beside it.
+    const groq = row(page, "Groq");
+    await groq.getByLabel("API key for Groq", { exact: true }).fill(GROQ_KEY);
+    await groq.getByLabel("Base URL for Groq (optional)", { exact: true }).fill("https://groq-gateway.example.com/openai/v1/");
+    await groq.getByRole("button", { name: "Save" }).click();
+    await expect(groq).toContainText("Sent only to https://groq-gateway.example.com/openai/v1");
+    await expect(groq.getByLabel("Base URL for Groq (optional)", { exact: true })).toHaveValue("https://groq-gateway.example.com/openai/v1");
+
+    // A keyless server: the URL alone.
+    const ollama = row(page, "Ollama");
+    await ollama.getByLabel("Base URL for Ollama", { exact: true }).fill(ollamaUrl);
+    await ollama.getByRole("button", { name: "Save" }).click();
+    await expect(ollama).toContainText("Base URL saved, no key");
+    await expect(ollama).toContainText(`Calls ${ollamaUrl}`);
+
+    // Moving the OpenAI key elsewhere without entering it again is refused, here and by the API.
+    await openai.getByLabel("Base URL for OpenAI (optional)", { exact: true }).fill("http://127.0.0.1:9/v1");
+    await openai.getByRole("button", { name: "Save" }).click();
+    await expect(openai.getByRole("alert")).toContainText("needed again to change the base URL");
+    const moved = await page.request.put("/api/v1/keys/openai", { data: { baseUrl: "http://127.0.0.1:9/v1" } });
+    expect(moved.status()).toBe(400);
+    expect((await moved.json()).error.message).toContain("bound to the base URL it was saved with");
+    await openai.getByRole("alert").getByRole("button", { name: "Dismiss error" }).click();
+    await openai.getByLabel("Base URL for OpenAI (optional)", { exact: true }).fill("");
+
+    await page.reload();
+    await expect(row(page, "OpenAI")).toContainText("Sent only to https://api.openai.com/v1 (default)");
+    await expect(row(page, "Groq")).toContainText("Sent only to https://groq-gateway.example.com/openai/v1");
+    // Tall enough to show every row with a saved entry.
+    await page.setViewportSize({ width: 1280, height: 1300 });
+    await page.screenshot({ path: "e2e-artifacts/settings-keys-base-url.png", fullPage: true });
+  });
+
   test("every control is reachable with the keyboard, and a key can be saved and removed with it", async ({ page }) => {
     await openKeysPage(page);
 
@@ -140,7 +184,7 @@ test.describe("settings: keys", () => {
     await page.locator("body").click({ position: { x: 5, y: 300 } });
     await page.keyboard.press("Control+Home");
     const reached: string[] = [];
-    for (let step = 0; step < 40; step++) {
+    for (let step = 0; step < 60; step++) {
       await page.keyboard.press("Tab");
       reached.push(
         await page.evaluate(() => {
@@ -157,6 +201,7 @@ test.describe("settings: keys", () => {
       expect(reached).toContain(name);
     }
     expect(reached).toContain("OpenRouter: Base URL for OpenRouter (optional)");
+    expect(reached).toContain("OpenAI: Base URL for OpenAI (optional)");
     expect(reached).toContain("Ollama: Base URL for Ollama");
     expect(reached.some((name) => name.startsWith("OpenAI-compatible") && name.endsWith(": Test"))).toBe(true);
 
@@ -169,6 +214,7 @@ test.describe("settings: keys", () => {
     await expect(groq).toContainText("Key ending in b9c2");
     await expect(keyInput).toHaveValue("");
 
+    await page.keyboard.press("Tab"); // Base URL
     await page.keyboard.press("Tab"); // Save
     await page.keyboard.press("Tab"); // Test
     await page.keyboard.press("Tab"); // Remove

@@ -2,7 +2,10 @@
 export type ProviderKeyHints = {
   /** What a key looks like, as the key input's placeholder. */
   keyPlaceholder: string;
-  /** Set when the provider takes a base URL: the URL it uses when none is given. */
+  /**
+   * Set when the provider takes a base URL: the URL it uses when none is given. Every vendor
+   * takes one, entered with the key (a key is only ever sent to the URL it was saved with).
+   */
   baseUrlPlaceholder?: string;
   /** A cheap model that every account can call, to try a key with; empty when none is known. */
   testModel: string;
@@ -10,15 +13,15 @@ export type ProviderKeyHints = {
 
 // Test models are each vendor's cheapest current chat model, so a test costs a fraction of a cent.
 const HINTS: Record<string, ProviderKeyHints> = {
-  openai: { keyPlaceholder: "sk-…", testModel: "gpt-4o-mini" },
-  anthropic: { keyPlaceholder: "sk-ant-…", testModel: "claude-3-5-haiku-latest" },
+  openai: { keyPlaceholder: "sk-…", baseUrlPlaceholder: "https://api.openai.com/v1", testModel: "gpt-4o-mini" },
+  anthropic: { keyPlaceholder: "sk-ant-…", baseUrlPlaceholder: "https://api.anthropic.com/v1", testModel: "claude-3-5-haiku-latest" },
   openrouter: {
     keyPlaceholder: "sk-or-…",
     baseUrlPlaceholder: "https://openrouter.ai/api/v1",
     testModel: "openai/gpt-4o-mini",
   },
-  groq: { keyPlaceholder: "gsk_…", testModel: "llama-3.1-8b-instant" },
-  gemini: { keyPlaceholder: "AIza…", testModel: "gemini-2.0-flash" },
+  groq: { keyPlaceholder: "gsk_…", baseUrlPlaceholder: "https://api.groq.com/openai/v1", testModel: "llama-3.1-8b-instant" },
+  gemini: { keyPlaceholder: "AIza…", baseUrlPlaceholder: "https://generativelanguage.googleapis.com/v1beta", testModel: "gemini-2.0-flash" },
   ollama: { keyPlaceholder: "Only behind a proxy", baseUrlPlaceholder: "http://localhost:11434", testModel: "llama3.2" },
   "openai-compatible": {
     keyPlaceholder: "If the server asks for one",

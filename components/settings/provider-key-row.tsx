@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { Fragment, useId, useRef, useState } from "react";
 import { ApiError } from "@/lib/client/api";
 import { formatLatency } from "@/lib/client/format-metrics";
 import { deleteKey, saveKey, testKey, type KeyProvider, type ProviderKeySummary } from "@/lib/client/keys-api";
@@ -70,6 +70,14 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
     if (!apiKey && !keyOptional) {
       const again = stored && takesBaseUrl ? " The stored key is never sent back to this page, so it is needed again to change the base URL." : "";
       setError({ field: "apiKey", message: `Paste a ${provider.label} key first.${again}` });
+      input.focus();
+      return;
+    }
+    if (!apiKey && stored && stored.last4 !== "" && url !== (stored.baseUrl ?? "")) {
+      setError({
+        field: "apiKey",
+        message: `Paste the ${provider.label} key again to use it with another base URL: a saved key is only sent to the URL it was saved with.`,
+      });
       input.focus();
       return;
     }
@@ -156,7 +164,7 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
         <h2 id={ids.heading} className="text-sm font-semibold text-zinc-900">
           {provider.label}
         </h2>
-        <KeyStatus stored={stored} />
+        <KeyStatus stored={stored} defaultBaseUrl={provider.defaultBaseUrl ?? hints.baseUrlPlaceholder ?? null} />
       </div>
 
       <div className="flex min-w-0 flex-col">
@@ -176,7 +184,7 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
                 spellCheck={false}
                 data-1p-ignore
                 data-lpignore="true"
-                placeholder={stored ? `Paste a new key to replace …${stored.last4}` : hints.keyPlaceholder}
+                placeholder={stored?.last4 ? `Paste a new key to replace …${stored.last4}` : hints.keyPlaceholder}
                 className={inputClassName}
                 {...invalid("apiKey")}
               />
@@ -237,7 +245,9 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
         {confirmingRemove && stored && (
           <div className="mt-3 flex items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
             <p className="min-w-0 flex-1">
-              Remove the {provider.label} key ending in {stored.last4}? Runs can no longer call {provider.label} with it.
+              {stored.last4
+                ? `Remove the ${provider.label} key ending in ${stored.last4}? Runs can no longer call ${provider.label} with it.`
+                : `Remove the saved ${provider.label} base URL? Runs then use the default one.`}
             </p>
             <SettingsButton tone="danger-solid" onClick={() => void handleRemove()} disabled={busy === "remove"}>
               {busy === "remove" ? "Removing…" : "Remove key"}
@@ -295,7 +305,8 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
   );
 }
 
-function KeyStatus({ stored }: { stored: ProviderKeySummary | null }) {
+/** The row's status: whether a key is saved, the one base URL it is sent to, and when it was saved. */
+function KeyStatus({ stored, defaultBaseUrl }: { stored: ProviderKeySummary | null; defaultBaseUrl: string | null }) {
   if (!stored) {
     return (
       <p className="flex items-center gap-1.5 text-xs text-zinc-600">
@@ -304,15 +315,37 @@ function KeyStatus({ stored }: { stored: ProviderKeySummary | null }) {
       </p>
     );
   }
+  const hasKey = stored.last4 !== "";
+  const baseUrl = stored.baseUrl ?? defaultBaseUrl;
   return (
-    <div className="flex flex-col gap-0.5">
+    <div className="flex min-w-0 flex-col gap-0.5">
       <p className="flex items-center gap-1.5 text-xs font-medium text-emerald-800">
         <span aria-hidden="true" className="size-1.5 rounded-full bg-emerald-500" />
-        Key ending in {stored.last4}
+        {hasKey ? `Key ending in ${stored.last4}` : "Base URL saved, no key"}
       </p>
+      {baseUrl && (
+        <p className="mt-0.5 text-xs text-zinc-600">
+          {hasKey ? "Sent only to " : "Calls "}
+          <span className="block font-mono text-[11px] leading-4 break-words text-zinc-800" title={baseUrl}>
+            <BreakableUrl url={baseUrl} />
+            {stored.baseUrl === null && <span className="font-sans text-xs text-zinc-500"> (default)</span>}
+          </span>
+        </p>
+      )}
       <p className="text-xs text-zinc-500">Saved {formatSavedDate(stored.updatedAt)}</p>
     </div>
   );
+}
+
+/** A URL that wraps after its slashes and dots when the column is too narrow, not mid-word. */
+function BreakableUrl({ url }: { url: string }) {
+  const parts = url.split(/(?<=[/.])/);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
 }
 
 const savedDateFormat = new Intl.DateTimeFormat("en", { day: "numeric", month: "short", year: "numeric" });
