@@ -1,4 +1,6 @@
 import type { NextConfig } from "next";
+import { proxyBufferBytes, readBodyLimits } from "./lib/server/body-limits";
+import { securityHeadersFromEnv } from "./lib/server/security-headers";
 
 const config: NextConfig = {
   // PGlite ships WASM and a data bundle it loads from its own folder; pg has optional native bits;
@@ -6,6 +8,15 @@ const config: NextConfig = {
   // time from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "node-llama-cpp"],
   poweredByHeader: false,
+  experimental: {
+    // Next.js copies a request body for proxy.ts and silently cuts the route's copy at this size
+    // (10 MB by default, which cut a 50 MB dataset upload short): the largest body limit plus 1 MB.
+    proxyClientMaxBodySize: proxyBufferBytes(readBodyLimits()),
+  },
+  // Every answer, static files included; proxy.ts sets the same on the answers it makes itself.
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeadersFromEnv() }];
+  },
 };
 
 export default config;
