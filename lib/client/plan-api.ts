@@ -8,7 +8,7 @@ export type PlannedModel = {
   model: string;
   cells: number;
   inputTokens: number;
-  inputTokensMethod: "estimate";
+  inputTokensMethod: "tokenizer" | "tokenizer-sample" | "estimate";
   outputTokens: number | null;
   outputTokensSource: "maxTokens" | "history" | "unknown";
   costUsd: number | null;

@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { NotFoundError, TooLargeError, ValidationError } from "@/lib/engine/errors";
+import { QueuedCellsLimitError } from "@/lib/engine/run-limits";
 import { RunActionError } from "@/lib/db/runs/run-lifecycle";
 import { UnauthorizedError } from "@/lib/auth/resolve-caller";
 
@@ -53,6 +54,8 @@ function toErrorBody(error: unknown): ErrorBody {
   }
   if (error instanceof ValidationError) return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
   if (error instanceof UnauthorizedError) return { error: { code: "unauthorized", message: error.message } };
+  // the request itself fits: it will be taken once the user's queue drains
+  if (error instanceof QueuedCellsLimitError) return { error: { code: "too_many_requests", message: error.message, field: error.field } };
   if (error instanceof TooLargeError) return { error: { code: "payload_too_large", message: error.message, field: error.field } };
   if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };

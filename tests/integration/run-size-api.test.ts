@@ -76,4 +76,22 @@ describe("POST /api/v1/runs: run sizes", () => {
       delete process.env.PARALLAXR_MAX_CELLS_PER_RUN;
     }
   });
+
+  it("answers 429 once the caller's queued cells would pass PARALLAXR_MAX_QUEUED_CELLS_PER_USER: the request fits, the queue does not", async () => {
+    // runs of the tests above wait in the queue too (no worker here): the cap leaves room for 15 more
+    const { rows: [{ n: waiting }] } = await test.db.query<{ n: number }>("select count(*)::int as n from run_cells where status in ('queued', 'running')");
+    process.env.PARALLAXR_MAX_QUEUED_CELLS_PER_USER = String(waiting + 15);
+    try {
+      const rows = Array.from({ length: 10 }, (_, n) => ({ n: String(n) }));
+      const first = await post({ prompt: "q {{n}}", rows, models: [{ provider: "mock", model: "slow" }] });
+      expect(first.status).toBe(201);
+      const second = await post({ prompt: "q {{n}}", rows, models: [{ provider: "mock", model: "slow" }] });
+      expect(second.status).toBe(429);
+      const body = await second.json();
+      expect(body.error.code).toBe("too_many_requests");
+      expect(body.error.message).toContain("PARALLAXR_MAX_QUEUED_CELLS_PER_USER");
+    } finally {
+      delete process.env.PARALLAXR_MAX_QUEUED_CELLS_PER_USER;
+    }
+  });
 });
