@@ -39,7 +39,7 @@ export function route<
   return async (request: Request, context: { params?: Promise<Record<string, string>> } = {}): Promise<Response> => {
     try {
       const app = await getAppContext();
-      const caller = spec.public ? null : await resolveCaller(request, { db: app.db, access: app.access });
+      const caller = spec.public ? null : await resolveCaller(request, { db: app.db, access: app.access, controlToken: app.controlToken });
       const params = spec.params ? spec.params.parse((await context.params) ?? {}) : undefined;
       let body: unknown = undefined;
       if (spec.body) {
