@@ -15,15 +15,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import type { Database } from "@/lib/db/database";
+import { createServerTestDatabase } from "../tests/helpers/databases";
 import { openDatabase } from "@/lib/db/open-database";
 import { createRun } from "@/lib/engine/create-run";
 import { changeRunStatus } from "@/lib/engine/run-service";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const models = ["fast", "echo", "slow", "mock"];
 // 25,000 and 50,000 rows x 4 models: the sizes of the cap (200,000) and of half of it.
 const sizes = [100_000, 200_000];
@@ -174,25 +173,8 @@ async function openBackend(name: BackendName): Promise<{ name: BackendName; db: 
     const db = await openDatabase({ dataDir: folder });
     return { name, db, close: async () => { await db.close(); rmSync(folder, { recursive: true, force: true }); } };
   }
-  const database = `parallaxr_bench_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${database}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 10 });
-  return {
-    name,
-    db,
-    async close() {
-      await db.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${database} with (force)`);
-      await cleanup.end();
-    },
-  };
+  const server = await createServerTestDatabase();
+  return { name, db: server.db, close: () => server.drop() };
 }
 
 function print(m: Measurement): void {
