@@ -63,8 +63,11 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
   const loads = new Map<string, Promise<LoadedModel>>();
   // Loads that finished, so listing models never waits for one in progress.
   const ready = new Map<string, LoadedModel>();
-  // Why a file's last load failed, shown in the model list until a load of it succeeds.
-  const failures = new Map<string, string>();
+  // Why a file's last load failed, and the file's size and time as it was then: shown in the model
+  // list, and answered again without asking llama.cpp until the file changes. A second failed load
+  // of one file left node-llama-cpp unable to dispose of its runtime (close hung for good), and
+  // each attempt of a multi-gigabyte file costs seconds.
+  const failures = new Map<string, { problem: string; version: string }>();
   let closed = false;
 
   // Imported on first use: the native binding is only loaded by a server that runs a local model.
@@ -95,6 +98,8 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     // A half-finished download or a stray file named .gguf: said in words before llama.cpp sees it.
     const problem = ggufFileProblem(file);
     if (problem) throw brokenModelFile(file, problem);
+    const known = failures.get(file);
+    if (known && known.version === fileVersion(file)) throw brokenModelFile(file, known.problem);
     const { llama } = await getRuntime();
     let model: LlamaModel;
     try {
@@ -102,8 +107,9 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     } catch (error) {
       // node-llama-cpp throws plain Errors (and TypeErrors on some truncated headers); the file
       // is what is wrong, which the person can fix, so it is a provider error naming the file.
-      failures.set(file, `llama.cpp could not load it (${(error as Error).message})`);
-      throw brokenModelFile(file, failures.get(file)!, error);
+      const problem = `llama.cpp could not load it (${(error as Error).message})`;
+      failures.set(file, { problem, version: fileVersion(file) });
+      throw brokenModelFile(file, problem, error);
     }
     failures.delete(file);
     try {
@@ -118,6 +124,11 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       await model.dispose();
       throw error;
     }
+  }
+
+  function failedProblem(file: string): string | null {
+    const known = failures.get(file);
+    return known && known.version === fileVersion(file) ? known.problem : null;
   }
 
   function configuredModels(): { models: Map<string, string>; problem: string | null } {
@@ -176,7 +187,7 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       const { models } = configuredModels();
       return [...models].map(([name, file]) => {
         // A broken file stays in the list, saying what is wrong with it, rather than vanishing.
-        const problem = isFile(file) ? ggufFileProblem(file) ?? failures.get(file) : null;
+        const problem = isFile(file) ? ggufFileProblem(file) ?? failedProblem(file) : null;
         return {
           provider: providerId,
           model: name,
@@ -467,6 +478,16 @@ function brokenModelFile(file: string, problem: string, cause?: unknown): Provid
     message: `The model file ${file} cannot be used: ${problem}. It may be an incomplete download or not a model at all: download it again, or remove it from the models folder.`,
     cause,
   });
+}
+
+/** A file's size and modification time: a download that finishes or a replaced file changes it. */
+function fileVersion(file: string): string {
+  try {
+    const stat = statSync(file);
+    return `${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return "missing";
+  }
 }
 
 function isFile(file: string): boolean {
