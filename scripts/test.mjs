@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The one test command (npm test): unit and integration tests (vitest), then a production build
-// and the browser tests (Playwright in Debian's Chromium). Ends with one line for all suites:
+// The one test command (npm test): the typecheck and the linter, unit and integration tests
+// (vitest), then a production build and the browser tests (Playwright in Debian's Chromium). Ends with one line for all suites:
 // "N passed, N failed" (", N skipped" when some were).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -22,6 +22,18 @@ function readJson(file) {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return null;
+  }
+}
+
+// 0. typecheck and lint: each counts as one check in the last line, passed or failed
+for (const [label, command, args] of [
+  ["typecheck", "npx", ["tsc", "--noEmit"]],
+  ["lint", "npx", ["eslint", "."]],
+]) {
+  if (run(label, command, args) === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    console.log(`The ${label} failed (see above); it counts as one failure.`);
   }
 }
 

@@ -89,7 +89,7 @@ export function isAllowedHost(hostHeader: string | null, config: AccessConfig): 
 export function parseHostHeader(hostHeader: string | null): { hostname: string; port: string | null } | null {
   const value = hostHeader?.trim().toLowerCase();
   if (!value) return null;
-  const match = /^(\[[0-9a-f:.]+\]|[^:\[\]\s/@]+)(?::(\d{1,5}))?$/.exec(value);
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]\s/@]+)(?::(\d{1,5}))?$/.exec(value);
   if (!match) return null;
   return { hostname: match[1].replace(/^\[(.*)\]$/, "$1"), port: match[2] ?? null };
 }

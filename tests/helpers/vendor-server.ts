@@ -14,6 +14,7 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   /** The body parsed as JSON, or null when it was empty or not JSON. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a vendor's JSON, read by each test as that vendor's shape
   body: any;
   rawBody: string;
 }
@@ -219,11 +220,13 @@ export function readFixture(vendor: string, name: string): string {
 }
 
 /** A JSON fixture, parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- recorded vendor JSON, shaped per test
 export function readJsonFixture(vendor: string, name: string): any {
   return JSON.parse(readFixture(vendor, name));
 }
 
 /** A recorded stream stored one JSON chunk per line (the AI SDK's `*.chunks.txt` layout), parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- recorded vendor JSON, shaped per test
 export function readChunksFixture(vendor: string, name: string): any[] {
   return readFixture(vendor, name)
     .split("\n")

@@ -42,7 +42,7 @@ describe("base URLs and the server's own network (SSRF)", () => {
     await test.drop();
   });
 
-  function useApp(env: Environment) {
+  function installApp(env: Environment) {
     const providers = createProviderRegistry([], { factories: providerFactories, credentials: createCredentialSource({ db: test.db, secretKey, env }) });
     contextStore.__parallaxrContext = Promise.resolve({ db: test.db, providers, secretKey, access: readAccessConfig(env) } as AppContext);
   }
@@ -73,7 +73,7 @@ describe("base URLs and the server's own network (SSRF)", () => {
   ];
 
   it("refuses loopback, private and metadata addresses at save in token mode, saying how to allow them", async () => {
-    useApp(tokenMode);
+    installApp(tokenMode);
     for (const baseUrl of privateUrls) {
       const response = await put("openai", { apiKey: KEY, baseUrl });
       expect(response.status, baseUrl).toBe(400);
@@ -88,10 +88,10 @@ describe("base URLs and the server's own network (SSRF)", () => {
   });
 
   it("allows them with PARALLAXR_ALLOW_PRIVATE_BASE_URLS=1, and for the local user of a loopback server", async () => {
-    useApp(tokenModeAllowingPrivate);
+    installApp(tokenModeAllowingPrivate);
     expect((await put("openai", { apiKey: KEY, baseUrl: "http://169.254.169.254/" })).status).toBe(200);
     expect((await put("openai", { apiKey: KEY, baseUrl: internal.baseURL })).status).toBe(200);
-    useApp({});
+    installApp({});
     const local = await putKeyRoute(
       new Request("http://test/api/v1/keys/ollama", { method: "PUT", body: JSON.stringify({ baseUrl: "http://127.0.0.1:11434" }) }),
       { params: Promise.resolve({ provider: "ollama" }) },
@@ -101,7 +101,7 @@ describe("base URLs and the server's own network (SSRF)", () => {
 
   it("refuses file:, data:, ftp: and credentials in the URL always", async () => {
     for (const env of [tokenMode, tokenModeAllowingPrivate, {}]) {
-      useApp(env);
+      installApp(env);
       for (const baseUrl of ["file:///etc/passwd", "data:text/plain,hi", "ftp://example.com/v1", "https://user:pass@api.example.com/v1", "gopher://example.com/"]) {
         const response = env === tokenMode || env === tokenModeAllowingPrivate
           ? await put("openai", { apiKey: KEY, baseUrl })
@@ -118,18 +118,18 @@ describe("base URLs and the server's own network (SSRF)", () => {
     internal.route("POST /api/chat", { body: readJsonFixture("ollama", "chat.json") });
     // Stored while the server was loopback-only (straight into the table, as an old row would be).
     await asUser(test.db, userA, (tx) => upsertProviderKey(tx, { provider: "openai", sealed: sealSecret(secretKey, KEY), last4: "0a11", baseUrl: internal.baseURL }));
-    useApp(tokenMode);
+    installApp(tokenMode);
     const stored = await tryKey("openai", "gpt-4o-mini");
     expect(stored).toMatchObject({ ok: false, code: "bad_request" });
     expect(stored.message).toContain("PARALLAXR_ALLOW_PRIVATE_BASE_URLS");
 
-    useApp({ ...tokenMode, OLLAMA_BASE_URL: internal.origin });
+    installApp({ ...tokenMode, OLLAMA_BASE_URL: internal.origin });
     const fromEnv = await tryKey("ollama", "llama3.2");
     expect(fromEnv).toMatchObject({ ok: false, code: "bad_request" });
     expect(internal.requests).toHaveLength(0);
 
     // and with the setting, both are reached
-    useApp({ ...tokenModeAllowingPrivate, OLLAMA_BASE_URL: internal.origin });
+    installApp({ ...tokenModeAllowingPrivate, OLLAMA_BASE_URL: internal.origin });
     await expect(tryKey("openai", "gpt-4o-mini")).resolves.toMatchObject({ ok: true });
     await expect(tryKey("ollama", "llama3.2")).resolves.toMatchObject({ ok: true });
     expect(internal.requests).toHaveLength(2);

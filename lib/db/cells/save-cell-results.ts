@@ -40,6 +40,7 @@ export interface CellResult {
 // a model can answer with either (a "\u0000" escape, an emoji split by a JSON escape). One such
 // string would make the whole batch fail, so every string is made storable here, each bad
 // character becoming U+FFFD as a UTF-8 decoder would show it.
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what text columns cannot hold
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function storable(_key: string, value: unknown): unknown {

@@ -1,5 +1,5 @@
 import { isProviderError, ProviderError } from "../provider-error";
-import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "../types";
+import type { ModelInfo, TextGenerateRequest, TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { classifyProviderError, rethrowAsProviderError, type ErrorContext } from "./classify-error";
 import { createGuardedFetch } from "./guarded-fetch";

@@ -73,6 +73,7 @@ describe("parseDatasetFile", () => {
         onmessageerror = null;
         constructor(url: URL) {
           workerUrl = url;
+          // eslint-disable-next-line @typescript-eslint/no-this-alias -- the fake Worker is the page's end of the channel
           page = this;
         }
         postMessage(message: unknown) {
