@@ -62,31 +62,44 @@ describe("credential limits, AIMD, budgets and plans", () => {
   });
 
   it("on 429s lowers the credential's concurrency, and raises it again after successes", async () => {
-    const flaky = await createRun({ db: test.db, providers }, {
-      userId: userB,
-      input: {
-        prompt: "aimd {{n}}",
-        rows: rows(40, "a"),
-        // some 429s are all this needs; few attempts keep exponential backoff from stretching it
-        models: [{ provider: "mock", model: "fast", params: { latencyMs: 5, rateLimitRate: 0.3, retryAfterSeconds: 0.01 } }],
-        concurrency: 16,
-        maxAttempts: 3,
-      },
-    });
-    await finish(userB, flaky.id);
-    const lowered = (await test.db.query<{ adaptive_limit: number | null }>(
-      "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'", [userB])).rows[0];
-    expect(lowered).toBeDefined();
+    // A known cap and one-cell runs make every step exact: each run saves exactly one result.
+    await asUser(test.db, userB, (tx) => tx.query("insert into provider_limits (provider, max_concurrency) values ('mock', 8)"));
+    const adaptiveLimit = async () =>
+      (await test.db.query<{ adaptive_limit: number | null }>(
+        "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'", [userB])).rows[0].adaptive_limit;
+    // one attempt: the 429 is the cell's final result, so no success can raise the limit in between
+    const throttledCell = async (tag: string) => {
+      const run = await createRun({ db: test.db, providers }, {
+        userId: userB,
+        input: { prompt: "aimd {{n}}", rows: rows(1, tag), models: [{ provider: "mock", model: "fast", params: { rateLimitRate: 1, retryAfterSeconds: 0.01 } }], maxAttempts: 1, cache: false },
+      });
+      const done = await finish(userB, run.id);
+      expect(done.cells.map((cell) => [cell.status, cell.errorCode])).toEqual([["error", "rate_limited"]]);
+    };
+    const succeedingCells = async (n: number, tag: string) => {
+      const run = await createRun({ db: test.db, providers }, {
+        userId: userB,
+        input: { prompt: "recover {{n}}", rows: rows(n, tag), models: [{ provider: "mock", model: "fast" }], concurrency: 16, cache: false },
+      });
+      const done = await finish(userB, run.id);
+      expect(done.counts.ok).toBe(n);
+    };
+    expect(await adaptiveLimit()).toBeNull();
 
-    const steady = await createRun({ db: test.db, providers }, {
-      userId: userB,
-      input: { prompt: "recover {{n}}", rows: rows(200, "r"), models: [{ provider: "mock", model: "fast" }], concurrency: 16, cache: false },
-    });
-    await finish(userB, steady.id);
-    const raised = (await test.db.query<{ adaptive_limit: number | null }>(
-      "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'", [userB])).rows[0];
-    // back to no throttle, or at least higher than after the 429s
-    expect(raised.adaptive_limit === null || (lowered.adaptive_limit !== null && raised.adaptive_limit > lowered.adaptive_limit)).toBe(true);
+    // the first 429 halves the user's cap
+    await throttledCell("a");
+    expect(await adaptiveLimit()).toBe(4);
+    // a later 429 (more than a second after the last decrease) halves the lowered limit, not the cap
+    await test.db.query("update provider_limits set decreased_at = now() - interval '2 seconds' where user_id = $1 and provider = 'mock'", [userB]);
+    await throttledCell("b");
+    expect(await adaptiveLimit()).toBe(2);
+
+    // additive increase: each success adds 1 / limit
+    await succeedingCells(1, "r");
+    expect(await adaptiveLimit()).toBe(2.5);
+    // enough successes reach the cap, and the throttle is lifted
+    await succeedingCells(200, "s");
+    expect(await adaptiveLimit()).toBeNull();
   });
 
   it("a dry run plans tokens and cost per model and writes nothing", async () => {
