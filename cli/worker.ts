@@ -6,6 +6,7 @@
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import { defaultDataDir, openDatabase } from "@/lib/db/open-database";
 import { startWorker } from "@/lib/engine/worker";
+import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 
 async function main(): Promise<void> {
@@ -21,11 +22,7 @@ async function main(): Promise<void> {
   const worker = await startWorker({
     db,
     providers: createDefaultProviderRegistry({ db, secretKey: loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir }), env }),
-    workerId: env.PARALLAXR_WORKER_ID || undefined,
-    maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
-    leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,
-          cacheTtlSeconds: env.PARALLAXR_CACHE_TTL_HOURS ? Number(env.PARALLAXR_CACHE_TTL_HOURS) * 3600 : undefined,
-    pollMs: env.PARALLAXR_POLL_MS ? Number(env.PARALLAXR_POLL_MS) : undefined,
+    ...workerOptionsFromEnv(env),
   });
   console.log(`[parallaxr worker] ${worker.id} started (pid ${process.pid})`);
   const stop = async (signal: string) => {

@@ -6,6 +6,7 @@ import { localServerUrl } from "@/lib/auth/access-config";
 import { announceServerInLock } from "@/lib/db/data-folder-lock";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { startWorker, type Worker } from "@/lib/engine/worker";
+import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
@@ -55,9 +56,7 @@ async function createAppContext(): Promise<AppContext> {
       : await startWorker({
           db,
           providers,
-          maxInFlight: env.PARALLAXR_WORKER_MAX_IN_FLIGHT ? Number(env.PARALLAXR_WORKER_MAX_IN_FLIGHT) : undefined,
-          leaseMs: env.PARALLAXR_LEASE_SECONDS ? Number(env.PARALLAXR_LEASE_SECONDS) * 1000 : undefined,
-          cacheTtlSeconds: env.PARALLAXR_CACHE_TTL_HOURS ? Number(env.PARALLAXR_CACHE_TTL_HOURS) * 3600 : undefined,
+          ...workerOptionsFromEnv(env),
           reclaimOnStart: db.kind === "pglite",
         });
   const shutdown = async () => {
