@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import contextWindows from "@/lib/providers/context-windows.json";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import type { TextProvider } from "@/lib/providers/types";
 import {
@@ -144,6 +145,11 @@ describe("Anthropic adapter (Messages API over HTTP)", () => {
     await expect(provider.contextWindow!("claude-sonnet-4-5-20250929")).resolves.toBe(200_000);
     await expect(provider.contextWindow!("claude-haiku-4-5")).resolves.toBe(200_000);
     await expect(provider.contextWindow!("claude-unknown")).resolves.toBeNull();
-    expect((await provider.listModels()).every((model) => model.provider === "anthropic" && model.contextWindow)).toBe(true);
+    // the picker lists exactly the table's Anthropic models, each with its window
+    const listed = await provider.listModels();
+    expect(listed.map((model) => [model.provider, model.model, model.contextWindow])).toEqual(
+      Object.entries(contextWindows.providers.anthropic).map(([model, window]) => ["anthropic", model, window]),
+    );
+    expect(listed).toContainEqual({ provider: "anthropic", model: "claude-sonnet-4-5", label: "Anthropic / claude-sonnet-4-5", contextWindow: 200_000 });
   });
 });
