@@ -3,7 +3,7 @@
 import type { RunAction } from "@/lib/client/api";
 import { useRunProgress, useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type RunStatus } from "@/lib/client/run-types";
-import type { ConnectionState } from "@/lib/realtime/subscribe-to-run";
+import type { ConnectionState } from "@/lib/client/subscribe-to-run";
 import { SpendMeter } from "./spend-meter";
 
 const STATUS_LABELS: Record<RunStatus, string> = {

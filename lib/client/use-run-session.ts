@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { subscribeToRun, type ConnectionState } from "@/lib/realtime/subscribe-to-run";
+import { subscribeToRun, type ConnectionState } from "@/lib/client/subscribe-to-run";
 import { changeRun, createRun, getRun, type RunAction } from "./api";
 import { useDraftStore } from "./draft-store";
 import { useRunStore } from "./run-store";
