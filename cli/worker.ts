@@ -7,7 +7,7 @@ import { loadSecretKey } from "@/lib/auth/secret-box";
 import { defaultDataDir, openDatabase } from "@/lib/db/open-database";
 import { startWorker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
-import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 
 async function main(): Promise<void> {
   const env = process.env;

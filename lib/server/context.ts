@@ -7,7 +7,7 @@ import { announceServerInLock } from "@/lib/db/data-folder-lock";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
-import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
 

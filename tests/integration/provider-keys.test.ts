@@ -5,7 +5,7 @@ import { asUser } from "@/lib/db/as-user";
 import { listProviderKeys, upsertProviderKey } from "@/lib/db/keys/provider-keys";
 import { createCredentialSource } from "@/lib/engine/credential-source";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
-import { createDefaultProviderRegistry } from "@/lib/providers/default-registry";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { ProviderFactory } from "@/lib/providers/provider-factories";
 import { createPgliteTestDatabase, userB, type TestDatabase } from "../helpers/databases";
 

@@ -1,13 +1,15 @@
+// A composition root, beside context.ts: it wires providers to the database's stored keys. The
+// worker (cli/worker.ts) imports it too, so it stays free of "server-only" (tests/unit/boundaries.test.ts).
 import type { Environment } from "@/lib/environment";
 import { appendFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/project-root";
 import type { Database } from "@/lib/db/database";
 import { createCredentialSource } from "@/lib/engine/credential-source";
-import { createLlamaCppProvider } from "./llama-cpp-provider";
-import { createMockProvider } from "./mock-provider";
-import { providerFactories } from "./provider-factories";
-import { createProviderRegistry, type ProviderRegistry } from "./registry";
+import { createLlamaCppProvider } from "@/lib/providers/llama-cpp-provider";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { providerFactories } from "@/lib/providers/provider-factories";
+import { createProviderRegistry, type ProviderRegistry } from "@/lib/providers/registry";
 
 /**
  * The providers this server offers: the mock, and every vendor with credentials from the user's
