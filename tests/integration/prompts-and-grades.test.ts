@@ -101,6 +101,7 @@ describe("prompt versions and manual grades", () => {
     const state = await asUser(test.db, userC, getWorkbenchState);
     const example = await asUser(test.db, userC, async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'generator'")).rows[0].id);
     expect(state).toMatchObject({ activePromptId: example, graderPromptId: null, columns: [{ provider: "mock", model: "echo", params: {} }] });
-    expect(state.datasetId).not.toBeNull();
+    const exampleDataset = await asUser(test.db, userC, async (tx) => (await tx.query<{ id: string }>("select id from datasets")).rows[0].id);
+    expect(state.datasetId).toBe(exampleDataset);
   });
 });

@@ -97,7 +97,8 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
       expect(byRow[1].error).toMatch(/could not be stored.*this output cannot be stored/);
       expect(byRow[1].tokensIn).toBe(12);
       expect(byRow[1].tokensOut).toBe(5);
-      expect(byRow[1].costUsd).toBeGreaterThan(0);
+      // gpt-4o by the shipped reference: $2.50 per million in, $10 out
+      expect(byRow[1].costUsd).toBeCloseTo((12 * 2.5 + 5 * 10) / 1e6, 12);
       expect(byRow[2].output).toBe("fine: Say three.");
       expect(errors.some((error) => String(error).includes("this output cannot be stored"))).toBe(true);
 
