@@ -120,9 +120,7 @@ describe("validateOutput", () => {
     });
 
     it("rejects prose around the JSON, naming the parser's error", () => {
-      const result = validateOutput('Here you go: {"a": 1}', JSON_ONLY);
-      expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.reason).toMatch(/^The output is not valid JSON: .+/);
+      expect(validateOutput('Here you go: {"a": 1}', JSON_ONLY)).toEqual({ ok: false, reason: expect.stringMatching(/^The output is not valid JSON: .+/) });
     });
 
     it("rejects broken JSON with the parser's message", () => {
@@ -158,9 +156,7 @@ describe("validateOutput", () => {
     });
 
     it("reports invalid JSON inside the section", () => {
-      const result = validateOutput("<response>Paris</response>", BOTH);
-      expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.reason).toMatch(/^The <response> section is not valid JSON: /);
+      expect(validateOutput("<response>Paris</response>", BOTH)).toEqual({ ok: false, reason: expect.stringMatching(/^The <response> section is not valid JSON: /) });
     });
 
     it("ignores valid JSON outside the section", () => {
