@@ -30,3 +30,23 @@ export class TooLargeError extends Error {
     this.name = "TooLargeError";
   }
 }
+
+/**
+ * A run refused because the user already has too many cells waiting: the request itself fits,
+ * and would be accepted once their queue drains. A TooLargeError, so the API answers 413 until
+ * its own table maps this class to 429.
+ */
+export class QueuedCellsLimitError extends TooLargeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "QueuedCellsLimitError";
+  }
+}
+
+/** A lifecycle action (pause, resume, cancel) that does not apply to the run's current status; becomes HTTP 409. */
+export class RunActionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunActionError";
+  }
+}

@@ -1,5 +1,5 @@
 import type { Environment } from "@/lib/environment";
-import { TooLargeError } from "./errors";
+import { QueuedCellsLimitError, TooLargeError } from "./errors";
 
 /**
  * How large a run may be. Lengths are in characters (Unicode code points, as the token estimate
@@ -63,18 +63,6 @@ export function runLimitsFromEnv(env: Environment = process.env): RunLimits {
     limits[key] = value;
   }
   return limits;
-}
-
-/**
- * A run refused because the user already has too many cells waiting: the request itself fits,
- * and would be accepted once their queue drains. A TooLargeError, so the API answers 413 until
- * its own table maps this class to 429.
- */
-export class QueuedCellsLimitError extends TooLargeError {
-  constructor(message: string) {
-    super(message);
-    this.name = "QueuedCellsLimitError";
-  }
 }
 
 /** 1234567 as "1,234,567", for messages. */

@@ -5,7 +5,7 @@ import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { getCell, getRunSummary, listCells } from "@/lib/db/runs/get-run";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { applyRunAction, requeueCell, type RunAction } from "@/lib/db/runs/run-lifecycle";
-import { NotFoundError } from "./errors";
+import { NotFoundError, RunActionError } from "./errors";
 
 /** The run with its rows and cells, as userId may see it; outputs cut to outputChars when given. */
 export async function getRun(
@@ -37,8 +37,9 @@ export async function changeRunStatus(
   { db }: { db: Database },
   { userId, runId, action }: { userId: string; runId: string; action: RunAction },
 ): Promise<RunSummary> {
-  const status = await asUser(db, userId, (tx) => applyRunAction(tx, { id: runId, action }));
-  if (!status) throw new NotFoundError(`Run ${runId} not found.`);
+  const result = await asUser(db, userId, (tx) => applyRunAction(tx, { id: runId, action }));
+  if (!result) throw new NotFoundError(`Run ${runId} not found.`);
+  if (!result.applied) throw new RunActionError(`Cannot ${action} a run that is ${result.status}.`);
   if (action === "cancel") await cancelAllOpenCells(db, { runId, userId });
   const summary = await asUser(db, userId, (tx) => getRunSummary(tx, { id: runId }));
   if (!summary) throw new NotFoundError(`Run ${runId} not found.`);

@@ -1,7 +1,5 @@
 import { ZodError } from "zod";
-import { NotFoundError, TooLargeError, ValidationError } from "@/lib/engine/errors";
-import { QueuedCellsLimitError } from "@/lib/engine/run-limits";
-import { RunActionError } from "@/lib/db/runs/run-lifecycle";
+import { NotFoundError, QueuedCellsLimitError, RunActionError, TooLargeError, ValidationError } from "@/lib/engine/errors";
 import { UnauthorizedError } from "@/lib/auth/resolve-caller";
 
 /** The error codes the API answers with, each with its HTTP status. */

@@ -34,34 +34,28 @@ const transitions: Record<RunAction, { from: RunStatus[]; to: RunStatus }> = {
   cancel: { from: ["planned", "queued", "running", "paused"], to: "cancelled" },
 };
 
+/** What applyRunAction did: the run's new status, or the status that refused the action. */
+export type RunActionResult = { applied: true; status: RunStatus } | { applied: false; status: RunStatus };
+
 /**
  * Applies a lifecycle action to the run as the calling user. Pause stops new claims (cells in
  * flight finish and are kept: they are paid for); so does cancel, whose cells not yet started
- * are then cancelled by cancelOpenCells, in batches of their own. Returns the new status, or
- * null when the run is not the caller's; throws when the action does not apply to its status.
+ * are then cancelled by cancelOpenCells, in batches of their own. Returns the new status; the
+ * current one, unchanged, when the action does not apply to it (the engine says why: a run's
+ * lifecycle is its policy, not SQL's); null when the run is not the caller's.
  */
-export async function applyRunAction(tx: Queryable, { id, action }: { id: string; action: RunAction }): Promise<RunStatus | null> {
+export async function applyRunAction(tx: Queryable, { id, action }: { id: string; action: RunAction }): Promise<RunActionResult | null> {
   const current = (await tx.query<{ status: RunStatus }>("select status from runs where id = $1 for update", [id])).rows[0];
   if (!current) return null;
   const { from, to } = transitions[action];
-  if (!from.includes(current.status)) {
-    throw new RunActionError(`Cannot ${action} a run that is ${current.status}.`);
-  }
+  if (!from.includes(current.status)) return { applied: false, status: current.status };
   await tx.query(
     `update runs set status = $2,
             finished_at = case when $2 = 'cancelled' then now() else finished_at end
       where id = $1`,
     [id, to],
   );
-  return to;
-}
-
-/** A lifecycle action that does not apply to the run's current status. */
-export class RunActionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RunActionError";
-  }
+  return { applied: true, status: to };
 }
 
 /**
