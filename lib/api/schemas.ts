@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { jsonDepthExceeds } from "@/lib/server/json-depth-exceeds";
+import { jsonDepthExceeds } from "@/lib/core/json-depth-exceeds";
+
+// Shared by the browser, the CLI and the route handlers: this module imports zod and lib/core only
+// (tests/unit/api/api-purity.test.ts), so a client component that imports a schema or a type
+// from here pulls no server code into the bundle.
 
 // Every object of the API's own envelope is strict: a field it does not know is a 400 naming it,
 // never ignored (an ignored `budget_usd` meant a run with no budget). What the user owns (a
@@ -21,18 +25,51 @@ export const MAX_PARAMS_DEPTH = 10;
  * and the field it resembles when there is one (budget_usd: did you mean "budgetUsd"?).
  */
 function envelope<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return strictNaming(shape, "field");
+}
+
+/**
+ * The query parameters of a route, strict like a body: route() answers 400 naming a parameter it
+ * does not know (outputchars: did you mean "outputChars"?). Values arrive as strings; coerce them.
+ */
+export function queryParams<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return strictNaming(shape, "query parameter");
+}
+
+function strictNaming<Shape extends z.core.$ZodLooseShape>(shape: Shape, noun: string) {
   return z.strictObject(shape, {
     error: (issue) => {
       if (issue.code !== "unrecognized_keys") return undefined;
       return issue.keys
         .map((key) => {
           const known = Object.keys(shape).find((name) => name.toLowerCase() === key.replace(/[-_]/g, "").toLowerCase());
-          return `unknown field "${key}"${known ? ` (did you mean "${known}"?)` : ""}`;
+          return `unknown ${noun} "${key}"${known ? ` (did you mean "${known}"?)` : ""}`;
         })
         .join("; ");
     },
   });
 }
+
+/** A UUID path parameter, its message naming what it identifies ("run id must be a UUID"). */
+function uuidOf(what: string) {
+  return z.uuid({ message: `${what} id must be a UUID` });
+}
+
+/** Path parameters of a route under /{id}: `idParams("run")` says "run id must be a UUID". */
+export function idParams(what: string) {
+  return z.strictObject({ id: uuidOf(what) });
+}
+
+/** Path parameters of /api/v1/runs/{id}/cells/{cellId}. */
+export const runCellParamsSchema = z.strictObject({ id: uuidOf("run"), cellId: uuidOf("cell") });
+
+/** Path parameters of POST /api/v1/runs/{id}/{action}. */
+export const runActionParamsSchema = idParams("run").extend({
+  action: z.enum(["pause", "resume", "cancel"], { message: "action must be pause, resume or cancel" }),
+});
+
+// TextEncoder, not Buffer: the browser imports this module too.
+const utf8 = new TextEncoder();
 
 /** A user-owned JSON object passed through as is (a model's params), bounded in depth and size. */
 const userObject = z.record(z.string().max(200), z.unknown()).superRefine((value, context) => {
@@ -41,7 +78,7 @@ const userObject = z.record(z.string().max(200), z.unknown()).superRefine((value
     context.addIssue({ code: "custom", message: `nests deeper than ${MAX_PARAMS_DEPTH} levels of objects and arrays`, input: value });
     return;
   }
-  const bytes = Buffer.byteLength(JSON.stringify(value));
+  const bytes = utf8.encode(JSON.stringify(value)).byteLength;
   if (bytes > MAX_PARAMS_BYTES) {
     context.addIssue({ code: "custom", message: `is ${bytes.toLocaleString("en-US")} bytes as JSON, over the ${MAX_PARAMS_BYTES.toLocaleString("en-US")} allowed`, input: value });
   }
@@ -143,7 +180,7 @@ export const savePriceSchema = envelope({
 });
 
 /** Query of DELETE /api/v1/prices. */
-export const priceKeySchema = envelope({ provider: z.string().min(1).max(40), model: z.string().min(1).max(200) });
+export const priceKeySchema = queryParams({ provider: z.string().min(1).max(40), model: z.string().min(1).max(200) });
 
 /** Body of PUT /api/v1/limits/{provider}: null lifts a limit. */
 export const saveLimitsSchema = envelope({
@@ -175,3 +212,61 @@ export const updateWorkbenchSchema = envelope({
   message: "give activePromptId, datasetId, graderPromptId or columns",
   path: ["activePromptId"],
 });
+
+/** Body of POST /api/v1/keys/{provider}/test. */
+export const testProviderKeySchema = envelope({ model: z.string().min(1, "model is required: the model to try the key with") });
+
+/** Body of POST /api/v1/tokens. */
+export const createTokenSchema = envelope({ name: z.string().trim().min(1, "a token needs a name").max(100) });
+
+/** Body of POST /api/v1/session: signs a browser in with an access token. */
+export const signInSchema = envelope({ token: z.string().trim().min(1, "paste your access token").max(200) });
+
+/** The most characters of each output a run read may ask for. */
+const outputChars = z.coerce.number({ message: "outputChars must be a number" }).int().min(1).max(1_000_000).optional();
+
+/** Query of POST /api/v1/runs: ?dryRun=true plans the run without creating it. */
+export const createRunQuerySchema = queryParams({
+  dryRun: z
+    .enum(["true", "false"], { message: "dryRun must be true or false" })
+    .optional()
+    .transform((value) => value === "true"),
+});
+
+/** Query of GET /api/v1/runs/{id}: ?outputChars=N cuts each cell's output to N characters. */
+export const runQuerySchema = queryParams({ outputChars });
+
+/** Query of GET /api/v1/runs/{id}/events: outputChars as for the run, and after= the last seq seen. */
+export const runEventsQuerySchema = queryParams({
+  outputChars,
+  after: z.coerce.number({ message: "after must be a number" }).int().min(0).optional(),
+});
+
+/** Query of GET /api/v1/datasets/{id}: how many rows to send with it. */
+export const datasetQuerySchema = queryParams({ limit: z.coerce.number().int().min(1).max(100_000).default(50) });
+
+// What the browser, the CLI and scripts send: z.input, the shape before defaults and trims.
+/** Body of POST /api/v1/prompts as sent. */
+export type CreatePromptRequest = z.input<typeof createPromptSchema>;
+/** Body of PATCH /api/v1/prompts/{id} as sent. */
+export type UpdatePromptRequest = z.input<typeof updatePromptSchema>;
+/** Body of POST /api/v1/datasets as sent. */
+export type CreateDatasetRequest = z.input<typeof createDatasetSchema>;
+/** Body of PUT /api/v1/keys/{provider} as sent. */
+export type SaveProviderKeyRequest = z.input<typeof saveProviderKeySchema>;
+/** Body of POST /api/v1/keys/{provider}/test as sent. */
+export type TestProviderKeyRequest = z.input<typeof testProviderKeySchema>;
+/** Body of PUT /api/v1/prices as sent. */
+export type SavePriceRequest = z.input<typeof savePriceSchema>;
+/** Query of DELETE /api/v1/prices. */
+export type PriceKey = z.input<typeof priceKeySchema>;
+/** Body of PUT /api/v1/limits/{provider} as sent. */
+export type SaveLimitsRequest = z.input<typeof saveLimitsSchema>;
+/** Body of PATCH /api/v1/runs/{id}/cells/{cellId} as sent. */
+export type GradeCellRequest = z.input<typeof gradeCellSchema>;
+/** Body of PATCH /api/v1/workbench as sent. */
+export type UpdateWorkbenchRequest = z.input<typeof updateWorkbenchSchema>;
+/** Body of POST /api/v1/tokens as sent. */
+export type CreateTokenRequest = z.input<typeof createTokenSchema>;
+/** Body of POST /api/v1/session as sent. */
+export type SignInRequest = z.input<typeof signInSchema>;

@@ -1,6 +1,6 @@
 import { describeBytes, type BodyLimit } from "./body-limits";
 import { HttpError } from "./http-errors";
-import { jsonDepthExceeds } from "./json-depth-exceeds";
+import { jsonDepthExceeds } from "@/lib/core/json-depth-exceeds";
 
 /**
  * The deepest JSON body any route takes: a run's model params are 10 levels at most, inside the

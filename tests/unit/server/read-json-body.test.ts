@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bodyLimitFor, describeBytes, proxyBufferBytes, readBodyLimits } from "@/lib/server/body-limits";
 import { HttpError } from "@/lib/server/http-errors";
-import { jsonDepthExceeds } from "@/lib/server/json-depth-exceeds";
+import { jsonDepthExceeds } from "@/lib/core/json-depth-exceeds";
 import { readJsonBody } from "@/lib/server/read-json-body";
 
 const limit = { bytes: 1024, route: "POST /api/v1/prompts", setting: "PARALLAXR_MAX_BODY_MB" } as const;

@@ -1,3 +1,4 @@
+import { modelCatalogSchema } from "@/lib/api/responses";
 import { asUser } from "@/lib/db/as-user";
 import { priceBook, recordFetchedPrices } from "@/lib/db/pricing/pricing";
 import { referencePrice } from "@/lib/providers/pricing-reference";
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
  * provider and whether it is configured, unavailable says which vendors could not be asked and why.
  * Prices read from a vendor's list (OpenRouter's) are recorded so that runs are priced by them.
  */
-export const GET = route({}, async ({ caller, app }) => {
+export const GET = route({ output: modelCatalogSchema }, async ({ caller, app }) => {
   const catalog = await app.providers.listModelsFor(caller.userId);
   const live = catalog.models.filter((model) => model.provider === "openrouter" && model.price);
   const book = await asUser(app.db, caller.userId, async (tx) => {

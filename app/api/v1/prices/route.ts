@@ -1,3 +1,4 @@
+import { deletedSchema, priceListSchema, savedSchema } from "@/lib/api/responses";
 import { priceKeySchema, savePriceSchema } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
 import { deleteUserPrice, listUserPrices, upsertUserPrice } from "@/lib/db/pricing/pricing";
@@ -8,22 +9,20 @@ import { route } from "@/lib/server/route";
 export const dynamic = "force-dynamic";
 
 /** The caller's prices, and the shipped reference (with the date it was checked) they override. */
-export const GET = route({}, async ({ caller, app }) => ({
+export const GET = route({ output: priceListSchema }, async ({ caller, app }) => ({
   prices: await asUser(app.db, caller.userId, (tx) => listUserPrices(tx)),
   reference: pricingReference,
 }));
 
 /** Sets the caller's price of one model, per million tokens in and out. */
-export const PUT = route({ body: savePriceSchema }, async ({ caller, body, app }) => {
+export const PUT = route({ body: savePriceSchema, output: savedSchema }, async ({ caller, body, app }) => {
   await asUser(app.db, caller.userId, (tx) => upsertUserPrice(tx, { ...body, perImage: body.perImage ?? null }));
-  return { saved: true };
+  return { saved: true as const };
 });
 
 /** DELETE /api/v1/prices?provider=...&model=...: the reference price, if any, applies again. */
-export const DELETE = route({}, async ({ request, caller, app }) => {
-  const url = new URL(request.url);
-  const key = priceKeySchema.parse({ provider: url.searchParams.get("provider") ?? "", model: url.searchParams.get("model") ?? "" });
+export const DELETE = route({ query: priceKeySchema, output: deletedSchema }, async ({ caller, query: key, app }) => {
   const deleted = await asUser(app.db, caller.userId, (tx) => deleteUserPrice(tx, key));
   if (!deleted) throw new HttpError("not_found", `No price of yours for ${key.provider}/${key.model}.`);
-  return { deleted: true };
+  return { deleted: true as const };
 });

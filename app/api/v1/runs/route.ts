@@ -1,4 +1,5 @@
-import { createRunSchema } from "@/lib/api/schemas";
+import { createRunResponseSchema } from "@/lib/api/responses";
+import { createRunQuerySchema, createRunSchema } from "@/lib/api/schemas";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
 import { route } from "@/lib/server/route";
 
@@ -8,10 +9,11 @@ export const dynamic = "force-dynamic";
  * Creates a run and queues its cells: 201 with the run and its plan. With ?dryRun=true nothing
  * is created: 200 with the plan (cells, estimated tokens and cost per model, unpriced models).
  */
-export const POST = route({ body: createRunSchema, status: 201 }, async ({ request, caller, body, app }) => {
-  if (new URL(request.url).searchParams.get("dryRun") === "true") {
-    return Response.json({ dryRun: true, plan: await estimateRun(app, { userId: caller.userId, input: body }) });
-  }
-  const run = await createRun(app, { userId: caller.userId, input: body });
-  return { ...run, cells: [] as unknown[] };
-});
+export const POST = route(
+  { body: createRunSchema, query: createRunQuerySchema, output: createRunResponseSchema, status: (query) => (query.dryRun ? 200 : 201) },
+  async ({ caller, body, query, app }) => {
+    if (query.dryRun) return { dryRun: true as const, plan: await estimateRun(app, { userId: caller.userId, input: body }) };
+    const run = await createRun(app, { userId: caller.userId, input: body });
+    return { ...run, cells: [] };
+  },
+);

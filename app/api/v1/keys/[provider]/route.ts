@@ -1,3 +1,4 @@
+import { deletedSchema, providerKeySummarySchema } from "@/lib/api/responses";
 import { providerParamsSchema, saveProviderKeySchema } from "@/lib/api/schemas";
 import { lastFour, sealSecret } from "@/lib/auth/secret-box";
 import { asUser } from "@/lib/db/as-user";
@@ -16,7 +17,7 @@ export const dynamic = "force-dynamic";
  * keyless entry, for servers that need no key (Ollama, an OpenAI-compatible server). Every URL
  * passes the base URL policy (http(s), no credentials, private addresses only where allowed).
  */
-export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySchema }, async ({ caller, params, body, app }) => {
+export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySchema, output: providerKeySummarySchema }, async ({ caller, params, body, app }) => {
   const provider = app.providers.list().find((entry) => entry.id === params.provider);
   if (!provider) throw new HttpError("bad_request", `Unknown provider "${params.provider}".`, "provider");
   const { apiKey } = body;
@@ -53,11 +54,11 @@ export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySc
 });
 
 /** Forgets the caller's key for a provider. */
-export const DELETE = route({ params: providerParamsSchema }, async ({ caller, params, app }) => {
+export const DELETE = route({ params: providerParamsSchema, output: deletedSchema }, async ({ caller, params, app }) => {
   const deleted = await asUser(app.db, caller.userId, (tx) => deleteProviderKey(tx, { provider: params.provider }));
   app.providers.forgetCredentials({ provider: params.provider, userId: caller.userId });
   if (!deleted) throw new HttpError("not_found", `No ${params.provider} key is stored.`);
-  return { deleted: true };
+  return { deleted: true as const };
 });
 
 /** The base URL as stored (normalised), or a 400 naming the rule it breaks. */

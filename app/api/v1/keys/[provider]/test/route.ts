@@ -1,17 +1,15 @@
-import { z } from "zod";
-import { providerParamsSchema } from "@/lib/api/schemas";
+import { keyTestResultSchema } from "@/lib/api/responses";
+import { providerParamsSchema, testProviderKeySchema } from "@/lib/api/schemas";
 import { isProviderError } from "@/lib/providers/provider-error";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const body = z.strictObject({ model: z.string().min(1, "model is required: the model to try the key with") });
-
 /**
  * Tries the caller's credentials for a provider with a minimal real call (one token). Answers
  * {ok: true, latencyMs} or {ok: false, code, message}; the message never holds the key.
  */
-export const POST = route({ params: providerParamsSchema, body }, async ({ caller, params, body, app }) => {
+export const POST = route({ params: providerParamsSchema, body: testProviderKeySchema, output: keyTestResultSchema }, async ({ caller, params, body, app }) => {
   const started = performance.now();
   try {
     const provider = await app.providers.resolve({ provider: params.provider, userId: caller.userId });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { idParams, runEventsQuerySchema } from "@/lib/api/schemas";
 import { createRunEventStream } from "@/lib/realtime/run-event-stream";
 import { maxStreamsPerUser, runEventStreamSlots } from "@/lib/realtime/stream-slots";
 import { HttpError } from "@/lib/server/http-errors";
@@ -6,21 +6,15 @@ import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
 
-const params = z.strictObject({ id: z.uuid({ message: "run id must be a UUID" }) });
-const query = z.strictObject({
-  outputChars: z.coerce.number({ message: "outputChars must be a number" }).int().min(1).max(1_000_000).optional(),
-});
-
 /**
  * Server-Sent Events of the run's cell changes; resumes after Last-Event-ID (or ?after=).
  * ?outputChars=N cuts each cell's output as GET /runs/{id} does. A user holds at most
  * maxStreamsPerUser streams at once; one more is a 429 until another closes.
  */
-export const GET = route({ params }, async ({ request, caller, params, app }) => {
-  const url = new URL(request.url);
-  const cursor = request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "0";
-  const afterSeq = Number.parseInt(cursor, 10);
-  const { outputChars } = query.parse({ outputChars: url.searchParams.get("outputChars") ?? undefined });
+export const GET = route({ params: idParams("run"), query: runEventsQuerySchema }, async ({ request, caller, params, query, app }) => {
+  // EventSource sends Last-Event-ID itself when it reconnects; it wins over the ?after= of the URL.
+  const lastEventId = request.headers.get("last-event-id");
+  const afterSeq = lastEventId === null ? (query.after ?? 0) : Number.parseInt(lastEventId, 10);
   const release = runEventStreamSlots.acquire(caller.userId);
   if (!release) {
     throw new HttpError(
@@ -34,7 +28,7 @@ export const GET = route({ params }, async ({ request, caller, params, app }) =>
     userId: caller.userId,
     runId: params.id,
     afterSeq: Number.isFinite(afterSeq) && afterSeq > 0 ? afterSeq : 0,
-    outputChars: outputChars ?? null,
+    outputChars: query.outputChars ?? null,
     signal: request.signal,
     onClose: release,
   });
