@@ -1,5 +1,5 @@
 // Which two runs the history compares: the newest two at first, then the person's picks.
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 
 /** The ids of the newest two runs (the list is newest first); fewer when there are fewer runs. */
 export function defaultSelection(runs: PromptRunHistoryEntry[]): string[] {

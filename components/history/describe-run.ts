@@ -1,5 +1,5 @@
 // How the history names a run: "v6 · 26 Nov 14:02 · completed · 24 rows".
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 
 type DateOptions = {
   /** For tests; the browser's own zone otherwise. */

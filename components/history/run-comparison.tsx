@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { compareRuns } from "@/lib/client/compare-runs";
 import { formatRunDate, formatVersion } from "./describe-run";
 import { ModelChangesTable } from "./model-changes-table";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { formatGrade, gradeOf } from "@/lib/client/compare-runs";
 import { formatUsd } from "@/lib/client/format-money";
 import { describeRun, formatRowCount, formatRunDate, formatVersion } from "./describe-run";

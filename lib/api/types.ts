@@ -1,7 +1,16 @@
 // The shapes /api/v1 answers with, as types: each is z.infer of its schema in ./responses.ts, the
 // schema route() checks the answers against, so there is one source for both.
 import type { z } from "zod";
-import type { cellCountsSchema, cellSchema, cellStatusSchema, runColumnSchema, runSchema, runStatusSchema, runSummarySchema } from "./responses";
+import type {
+  cellCountsSchema,
+  cellSchema,
+  cellStatusSchema,
+  promptRunHistoryEntrySchema,
+  runColumnSchema,
+  runSchema,
+  runStatusSchema,
+  runSummarySchema,
+} from "./responses";
 
 /** Statuses of a run, as the API reports them. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
@@ -26,3 +35,6 @@ export type RunSummary = z.infer<typeof runSummarySchema>;
 
 /** A run with its dataset rows and cells (GET /api/v1/runs/{id}). */
 export type Run = z.infer<typeof runSchema>;
+
+/** One earlier run of a prompt, with what each model scored in it (GET /api/v1/prompts/{id}/runs). */
+export type PromptRunHistoryEntry = z.infer<typeof promptRunHistoryEntrySchema>;

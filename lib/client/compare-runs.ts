@@ -1,5 +1,5 @@
 // What changed per model between two runs of a prompt: grade, latency and cost, before -> after.
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { formatLatency } from "./format-metrics";
 import { formatUsd } from "./format-money";
 

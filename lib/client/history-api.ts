@@ -1,7 +1,5 @@
 // The run history of a prompt and the prompt versions it ran, for the history dialog.
-// PromptRunHistoryEntry is a type-only import from the SQL module: it is erased at build time,
-// so no database code reaches the browser bundle.
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { requestJson } from "./api";
 
 export type { PromptRunHistoryEntry };

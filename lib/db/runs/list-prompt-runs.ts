@@ -1,24 +1,5 @@
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import type { Queryable } from "../database";
-
-/** One earlier run of a prompt, with what each model scored in it. */
-export interface PromptRunHistoryEntry {
-  id: string;
-  status: string;
-  version: number | null;
-  promptVersionId: string | null;
-  createdAt: string;
-  rowCount: number;
-  models: Array<{
-    column: number;
-    provider: string;
-    model: string;
-    /** Mean grade of the graded cells: a person's grade where there is one, else the grader's. */
-    averageGrade: number | null;
-    gradedCells: number;
-    averageLatencyMs: number | null;
-    totalCostUsd: number | null;
-  }>;
-}
 
 /** The caller's runs of a prompt, newest first, with per-model averages (manual grades first). */
 export async function listPromptRuns(tx: Queryable, { promptId, limit = 50 }: { promptId: string; limit?: number }): Promise<PromptRunHistoryEntry[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PromptRunHistoryEntry } from "@/lib/db/runs/list-prompt-runs";
+import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { describeRun, formatRunDate } from "@/components/history/describe-run";
 import { defaultSelection, selectedPair, toggleSelection } from "@/components/history/compare-selection";
 
