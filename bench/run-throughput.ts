@@ -559,7 +559,7 @@ const statementKinds: Array<[RegExp, string]> = [
   [/^update runs r set status = 'completed'/, "completeFinishedRuns"],
   [/^select id from runs where status in/, "listActiveRunIds"],
   [/^update run_cells set lease_expires_at = now\(\) \+/, "renewLeases"],
-  [/r\.max_attempts, r\.timeout_ms/, "loadRunPlan"],
+  [/r\.max_attempts, r\.timeout_ms/, "loadRunSettings"],
   [/set_config\('request\.jwt\.claim\.sub'/, "asUser: set claims"],
   [/^set local role authenticated/, "asUser: set role"],
   [/^insert into runs/, "createRun: insert run"],

@@ -6,7 +6,7 @@ import { parseGrade } from "@/lib/core/parse-grade";
 import { renderTemplate } from "@/lib/core/template";
 import type { CachedResponse } from "@/lib/db/cache/response-cache";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
-import { priceKey, type RunPlan } from "@/lib/db/runs/load-run-plan";
+import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { PreparedCell } from "./prepare-cell";
@@ -32,20 +32,20 @@ export interface ExecuteCellDeps {
  */
 export async function executeCell(
   deps: ExecuteCellDeps,
-  plan: RunPlan,
+  settings: RunSettings,
   prepared: PreparedCell,
   hit: CachedResponse | null,
 ): Promise<CellResult> {
   const { cell } = prepared;
   const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
   const warnings = prepared.missing.map((name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`);
-  const expected = detectExpectedOutput(plan.promptText);
+  const expected = detectExpectedOutput(settings.promptText);
 
   if (hit && !cell.bypassCache) {
     // A hit costs nothing now; its original tokens and latency stay for comparison.
     const validation = validateOutput(hit.outputRaw, expected);
     const status = !validation.ok ? "malformed" : warnings.length > 0 ? "warning" : "ok";
-    const graded = await gradeCell(deps, plan, prepared, { status, outputRaw: hit.outputRaw, outputParsed: validation.ok ? validation.parsed : null });
+    const graded = await gradeCell(deps, settings, prepared, { status, outputRaw: hit.outputRaw, outputParsed: validation.ok ? validation.parsed : null });
     return {
       ...base,
       ...graded,
@@ -63,16 +63,16 @@ export async function executeCell(
       cached: true,
     };
   }
-  if (cell.attempts > plan.maxAttempts) {
+  if (cell.attempts > settings.maxAttempts) {
     // Claimed again after its worker vanished one time too many (lease expiries count as attempts).
-    return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${plan.maxAttempts} attempts.`, warnings };
+    return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${settings.maxAttempts} attempts.`, warnings };
   }
 
   const started = deps.now();
-  const timeout = AbortSignal.timeout(plan.timeoutMs);
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = AbortSignal.any([timeout, deps.stopSignal]);
   try {
-    const provider = await deps.providers.resolve({ provider: cell.provider, userId: plan.userId });
+    const provider = await deps.providers.resolve({ provider: cell.provider, userId: settings.userId });
     // Before any money is spent: an input that cannot fit is an error, and an unknown window a
     // warning (providers without windows, the mock, say nothing).
     if (provider.contextWindow) {
@@ -102,14 +102,14 @@ export async function executeCell(
     });
     const latencyMs = deps.now() - started;
     const validation = validateOutput(answer.text, expected);
-    const price = plan.prices.get(priceKey(cell.provider, cell.model)) ?? null;
+    const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
     // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
     const costUsd = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
     const costWarning =
       costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
     const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
     const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
-    const graded = await gradeCell(deps, plan, prepared, { status, outputRaw: answer.text, outputParsed: validation.ok ? validation.parsed : null });
+    const graded = await gradeCell(deps, settings, prepared, { status, outputRaw: answer.text, outputParsed: validation.ok ? validation.parsed : null });
     return {
       ...base,
       ...graded,
@@ -128,10 +128,10 @@ export async function executeCell(
       cacheTtlSeconds: deps.cacheTtlSeconds,
     };
   } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: plan.timeoutMs });
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
     const latencyMs = deps.now() - started;
     const failure = { ...base, latencyMs, errorCode: error.code, errorMessage: error.message, warnings };
-    if (error.retryable && cell.attempts < plan.maxAttempts) {
+    if (error.retryable && cell.attempts < settings.maxAttempts) {
       const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
       return { ...failure, status: "queued", retryDelayMs: delay };
     }
@@ -162,33 +162,33 @@ type Graded = Pick<CellResult, "graderStatus" | "graderOutputRaw" | "graderOutpu
  */
 async function gradeCell(
   deps: ExecuteCellDeps,
-  plan: RunPlan,
+  settings: RunSettings,
   prepared: PreparedCell,
   generator: { status: string; outputRaw: string; outputParsed: string | null },
 ): Promise<Graded> {
-  if (!plan.graderText) return {};
+  if (!settings.graderText) return {};
   if (generator.status === "malformed") return { grade: 0 };
   const { cell } = prepared;
-  const target = plan.graderModel ?? { provider: cell.provider, model: cell.model };
-  const input = renderTemplate(plan.graderText, { ...cell.variables, output: generator.outputParsed ?? generator.outputRaw }).text;
-  const timeout = AbortSignal.timeout(plan.timeoutMs);
+  const target = settings.graderModel ?? { provider: cell.provider, model: cell.model };
+  const input = renderTemplate(settings.graderText, { ...cell.variables, output: generator.outputParsed ?? generator.outputRaw }).text;
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
   try {
-    const provider = await deps.providers.resolve({ provider: target.provider, userId: plan.userId });
+    const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
     const answer = await provider.generate({
       model: target.model,
       prompt: input,
-      params: plan.graderModel ? {} : cell.params,
+      params: settings.graderModel ? {} : cell.params,
       variables: stringValues({ ...cell.variables, output: generator.outputRaw }),
       signal: AbortSignal.any([timeout, deps.stopSignal]),
     });
-    const price = plan.prices.get(priceKey(target.provider, target.model)) ?? null;
+    const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
     const usage = {
       graderOutputRaw: answer.text,
       graderTokensIn: answer.tokensIn,
       graderTokensOut: answer.tokensOut,
       graderCostUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
     };
-    const validation = validateOutput(answer.text, detectExpectedOutput(plan.graderText));
+    const validation = validateOutput(answer.text, detectExpectedOutput(settings.graderText));
     if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
     const grade = parseGrade(validation.parsed);
     if (grade == null) {
@@ -196,7 +196,7 @@ async function gradeCell(
     }
     return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
   } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: plan.timeoutMs });
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
     return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
   }
 }

@@ -1,7 +1,7 @@
 import { cacheKey, hashText } from "@/lib/core/cache-key";
 import { renderTemplate } from "@/lib/core/template";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
-import type { RunPlan } from "@/lib/db/runs/load-run-plan";
+import type { RunSettings } from "@/lib/db/runs/load-run-settings";
 
 /** A claimed cell with its input rendered: what is sent, and the keys it is known by. */
 export interface PreparedCell {
@@ -15,14 +15,14 @@ export interface PreparedCell {
 }
 
 /** Renders a claimed cell's prompt with its row and computes its cache key. */
-export function prepareCell(plan: RunPlan, cell: ClaimedCell): PreparedCell {
-  const rendered = renderTemplate(plan.promptText, cell.variables);
+export function prepareCell(settings: RunSettings, cell: ClaimedCell): PreparedCell {
+  const rendered = renderTemplate(settings.promptText, cell.variables);
   return {
     cell,
     input: rendered.text,
     missing: rendered.missing,
     inputHash: hashText(rendered.text),
-    cacheKey: plan.cache
+    cacheKey: settings.cache
       ? cacheKey({ provider: cell.provider, model: cell.model, params: cell.params, input: rendered.text, trial: cell.trial })
       : null,
   };

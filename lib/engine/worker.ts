@@ -4,8 +4,9 @@ import { expireAllLeases, releaseLeases, renewLeases } from "@/lib/db/cells/rene
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
 import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
-import { loadRunPlan, type RunPlan } from "@/lib/db/runs/load-run-plan";
+import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
+import { referencePrice } from "@/lib/providers/pricing-reference";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { findCachedResponses, type CachedResponse } from "@/lib/db/cache/response-cache";
 import { executeCell } from "./execute-cell";
@@ -70,7 +71,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const inFlight = new Map<string, ClaimedCell>();
   const inFlightByRun = new Map<string, number>();
   const finished: CellResult[] = [];
-  const plans = new Map<string, RunPlan>();
+  const settingsByRun = new Map<string, RunSettings>();
   const contextWindows = new Map<string, Promise<number | null>>();
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
@@ -124,7 +125,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
           const runId = runIds[(rotation + k) % runIds.length];
           // This worker alone fills the run's cap: a claim could only come back empty.
-          const known = plans.get(runId);
+          const known = settingsByRun.get(runId);
           if (known && (inFlightByRun.get(runId) ?? 0) >= known.concurrency) continue;
           const { cells, exhausted } = await claimCells(db, {
             runId,
@@ -136,12 +137,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           unsaved = [];
           if (exhausted) maybeFinished.add(runId);
           if (cells.length === 0) continue;
-          const plan = await planFor(runId);
-          const prepared = cells.map((cell) => prepareCell(plan, cell));
+          const settings = await settingsFor(runId);
+          const prepared = cells.map((cell) => prepareCell(settings, cell));
           // One look-up for the whole batch; re-runs skip the cache.
           const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
-          const hits = await findCachedResponses(db, { userId: plan.userId, keys });
-          for (const cell of prepared) start(plan, cell, cell.cacheKey ? hits.get(cell.cacheKey) ?? null : null);
+          const hits = await findCachedResponses(db, { userId: settings.userId, keys });
+          for (const cell of prepared) start(settings, cell, cell.cacheKey ? hits.get(cell.cacheKey) ?? null : null);
         }
       }
       if (unsaved.length > 0) {
@@ -170,28 +171,28 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     if (runIds.length === 0) return;
     const done = await completeFinishedRuns(db, { runIds });
     for (const runId of done) {
-      plans.delete(runId);
+      settingsByRun.delete(runId);
       maybeFinished.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
   }
 
-  async function planFor(runId: string): Promise<RunPlan> {
-    let plan = plans.get(runId);
-    if (!plan) {
-      const loaded = await loadRunPlan(db, { runId });
+  async function settingsFor(runId: string): Promise<RunSettings> {
+    let settings = settingsByRun.get(runId);
+    if (!settings) {
+      const loaded = await loadRunSettings(db, { runId, fallbackPrice: referencePrice });
       if (!loaded) throw new Error(`Run ${runId} vanished while its cells were claimed`);
-      plan = loaded;
-      plans.set(runId, plan);
+      settings = loaded;
+      settingsByRun.set(runId, settings);
     }
-    return plan;
+    return settings;
   }
 
-  function start(plan: RunPlan, prepared: PreparedCell, hit: CachedResponse | null): void {
+  function start(settings: RunSettings, prepared: PreparedCell, hit: CachedResponse | null): void {
     const { cell } = prepared;
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
-    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds, contextWindows }, plan, prepared, hit)
+    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds, contextWindows }, settings, prepared, hit)
       .then(
         (result) => {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.

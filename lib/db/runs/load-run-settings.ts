@@ -1,9 +1,8 @@
 import type { Price } from "@/lib/core/cost";
-import { referencePrice } from "@/lib/providers/pricing-reference";
 import type { Database } from "../database";
 
 /** What a worker needs to know about a run to execute its cells. */
-export interface RunPlan {
+export interface RunSettings {
   id: string;
   userId: string;
   promptText: string;
@@ -13,7 +12,7 @@ export interface RunPlan {
   concurrency: number;
   /** Whether answers are taken from and stored in the response cache. */
   cache: boolean;
-  /** Price of each provider/model of the run: the user's own, else the shipped reference. */
+  /** Price of each provider/model of the run: the user's own, else the fallback's. */
   prices: Map<string, Price | null>;
   /** The grader prompt's text, when the run has a grader. */
   graderText: string | null;
@@ -21,15 +20,20 @@ export interface RunPlan {
   graderModel: { provider: string; model: string } | null;
 }
 
-/** The key of a model in RunPlan.prices. */
+/** The key of a model in RunSettings.prices. */
 export const priceKey = (provider: string, model: string) => `${provider}/${model}`;
 
 /**
  * Loads the execution settings of a run (the worker keeps them for the run's lifetime). The worker
  * reads past RLS, so the prompt and grader versions are read only when they are the run owner's
  * (0009_ownership_checks.sql refuses other runs; older rows may still name another user's).
+ * fallbackPrice prices a model the user has set no price for: which price that is (the shipped
+ * reference) is the engine's policy, not the database's.
  */
-export async function loadRunPlan(db: Database, { runId }: { runId: string }): Promise<RunPlan | null> {
+export async function loadRunSettings(
+  db: Database,
+  { runId, fallbackPrice }: { runId: string; fallbackPrice: (provider: string, model: string) => Price | null },
+): Promise<RunSettings | null> {
   const { rows } = await db.query<{
     id: string; user_id: string; text: string | null; max_attempts: number; timeout_ms: number; concurrency: number;
     cache: boolean; grader_text: string | null; grader_model: { provider: string; model: string } | null;
@@ -56,7 +60,7 @@ export async function loadRunPlan(db: Database, { runId }: { runId: string }): P
   for (const column of row.columns) {
     prices.set(
       priceKey(column.provider, column.model),
-      column.priced ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image } : referencePrice(column.provider, column.model),
+      column.priced ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image } : fallbackPrice(column.provider, column.model),
     );
   }
   return {
