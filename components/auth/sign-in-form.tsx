@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import type { SignInRequest } from "@/lib/api/schemas";
 import { ApiError, requestJson } from "@/lib/client/api";
 
 /** The token field and button of the sign-in page; on success it goes where the person was headed. */
@@ -14,7 +15,7 @@ export function SignInForm() {
     setBusy(true);
     setError(null);
     try {
-      await requestJson("/api/v1/session", { method: "POST", body: JSON.stringify({ token }) });
+      await requestJson("/api/v1/session", { method: "POST", body: JSON.stringify({ token } satisfies SignInRequest) });
       window.location.assign(safeNext(new URLSearchParams(window.location.search).get("next")));
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : "The server could not be reached. Try again.");

@@ -1,4 +1,5 @@
 // Browser helpers for one cell of a run: a person's grade and a re-run.
+import type { GradeCellRequest } from "@/lib/api/schemas";
 import { requestJson } from "./api";
 import type { Cell, RunSummary } from "./run-types";
 
@@ -12,14 +13,11 @@ export function setManualGrade({
   runId,
   cellId,
   manualGrade,
-}: {
-  runId: string;
-  cellId: string;
-  manualGrade: number | null;
-}): Promise<{ manualGrade: number | null }> {
+}: { runId: string; cellId: string } & GradeCellRequest): Promise<{ manualGrade: number | null }> {
+  const body: GradeCellRequest = { manualGrade };
   return requestJson(`/api/v1/runs/${encodeURIComponent(runId)}/cells/${encodeURIComponent(cellId)}`, {
     method: "PATCH",
-    body: JSON.stringify({ manualGrade }),
+    body: JSON.stringify(body),
   });
 }
 

@@ -1,9 +1,13 @@
 // Browser helpers for /api/v1/datasets. Each throws an ApiError with the server's message.
+import type { DatasetWithRows } from "@/lib/api/responses";
+import type { CreateDatasetRequest } from "@/lib/api/schemas";
 import { requestJson } from "./api";
 import type { DatasetItem } from "./workbench-types";
 
-/** A stored dataset with its first rows, as GET /api/v1/datasets/{id} answers. */
-export type DatasetWithRows = DatasetItem & { rows: Record<string, string>[] };
+export type { DatasetWithRows };
+
+/** The body of POST /api/v1/datasets as the upload sends it: headers always named. */
+export type DatasetUpload = Required<CreateDatasetRequest>;
 
 /** The most rows one dataset may have (the server's createDatasetSchema allows no more). */
 export const MAX_DATASET_ROWS = 100_000;
@@ -24,7 +28,7 @@ export function uploadDatasetBlob(body: Blob): Promise<DatasetItem> {
  * JSON.stringify of a 67 MB body blocks the page for about 320 ms (Node 20, same V8). The
  * upload button has the parser worker do this; the pauses are for the page-thread fallback.
  */
-export async function datasetUploadBlob(input: { name: string; headers: string[]; rows: Record<string, string>[] }): Promise<Blob> {
+export async function datasetUploadBlob(input: DatasetUpload): Promise<Blob> {
   const parts: string[] = [];
   for (const part of datasetUploadParts(input)) {
     parts.push(part);
@@ -38,7 +42,7 @@ export async function datasetUploadBlob(input: { name: string; headers: string[]
  * parts equal JSON.stringify of the same object.
  */
 export function* datasetUploadParts(
-  input: { name: string; headers: string[]; rows: Record<string, string>[] },
+  input: DatasetUpload,
   rowsPerPart = 5_000,
 ): Generator<string> {
   yield `{"name":${JSON.stringify(input.name)},"headers":${JSON.stringify(input.headers)},"rows":[`;

@@ -1,15 +1,9 @@
 // The run history of a prompt and the prompt versions it ran, for the history dialog.
+import type { PromptVersion } from "@/lib/api/responses";
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { requestJson } from "./api";
 
-export type { PromptRunHistoryEntry };
-
-/** The immutable text of one prompt version. */
-export interface PromptVersion {
-  id: string;
-  version: number;
-  text: string;
-}
+export type { PromptRunHistoryEntry, PromptVersion };
 
 /** The caller's runs of a prompt, newest first, with each model's averages. */
 export async function listPromptRuns({ promptId }: { promptId: string }): Promise<PromptRunHistoryEntry[]> {

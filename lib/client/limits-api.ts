@@ -1,15 +1,9 @@
 // Typed fetch helpers for the per-provider request limits of Settings -> Limits.
+import type { ProviderLimit } from "@/lib/api/responses";
+import type { SaveLimitsRequest } from "@/lib/api/schemas";
 import { requestJson } from "./api";
 
-/** How hard Parallaxr may call a provider (null: no limit). */
-export type ProviderLimit = {
-  provider: string;
-  maxConcurrency: number | null;
-  requestsPerMinute: number | null;
-  tokensPerMinute: number | null;
-  /** The concurrency the engine fell back to after 429s, or null when not throttled. */
-  adaptiveLimit: number | null;
-};
+export type { ProviderLimit };
 
 /** The caller's limits, one per provider that has any. */
 export async function listLimits(): Promise<ProviderLimit[]> {
@@ -18,14 +12,6 @@ export async function listLimits(): Promise<ProviderLimit[]> {
 }
 
 /** Sets a provider's limits; null removes one. */
-export function saveLimit({
-  provider,
-  ...limits
-}: {
-  provider: string;
-  maxConcurrency: number | null;
-  requestsPerMinute: number | null;
-  tokensPerMinute: number | null;
-}): Promise<unknown> {
+export function saveLimit({ provider, ...limits }: { provider: string } & SaveLimitsRequest): Promise<unknown> {
   return requestJson(`/api/v1/limits/${encodeURIComponent(provider)}`, { method: "PUT", body: JSON.stringify(limits) });
 }

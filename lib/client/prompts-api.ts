@@ -1,6 +1,8 @@
 // The browser's calls to /api/v1/prompts and /api/v1/workbench.
+import type { WorkbenchState } from "@/lib/api/responses";
+import type { CreatePromptRequest, UpdatePromptRequest, UpdateWorkbenchRequest } from "@/lib/api/schemas";
 import { requestJson } from "./api";
-import type { PromptItem, PromptType } from "./workbench-types";
+import type { PromptItem } from "./workbench-types";
 
 export async function listPrompts(): Promise<PromptItem[]> {
   return (await requestJson<{ prompts: PromptItem[] }>("/api/v1/prompts")).prompts;
@@ -10,12 +12,12 @@ export function getPrompt(id: string): Promise<PromptItem> {
   return requestJson<PromptItem>(`/api/v1/prompts/${encodeURIComponent(id)}`);
 }
 
-export function createPrompt(input: { name: string; text?: string; type: PromptType }): Promise<PromptItem> {
+export function createPrompt(input: CreatePromptRequest): Promise<PromptItem> {
   return requestJson<PromptItem>("/api/v1/prompts", { method: "POST", body: JSON.stringify(input) });
 }
 
 /** Saves text (never bumps the version), renames (the version starts again at 1) or retypes. */
-export function updatePrompt(id: string, change: { name?: string; text?: string; type?: PromptType }): Promise<PromptItem> {
+export function updatePrompt(id: string, change: UpdatePromptRequest): Promise<PromptItem> {
   return requestJson<PromptItem>(`/api/v1/prompts/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(change) });
 }
 
@@ -29,17 +31,12 @@ export function seedExamples(): Promise<{ seeded: boolean }> {
 }
 
 /** The workbench setup the server keeps for the caller. */
-export type WorkbenchSetup = {
-  activePromptId: string | null;
-  datasetId: string | null;
-  graderPromptId: string | null;
-  columns: { provider: string; model: string; params: Record<string, unknown> }[];
-};
+export type WorkbenchSetup = WorkbenchState;
 
 export function getWorkbenchSetup(): Promise<WorkbenchSetup> {
   return requestJson<WorkbenchSetup>("/api/v1/workbench");
 }
 
-export function saveWorkbenchSetup(change: Partial<WorkbenchSetup>): Promise<WorkbenchSetup> {
+export function saveWorkbenchSetup(change: UpdateWorkbenchRequest): Promise<WorkbenchSetup> {
   return requestJson<WorkbenchSetup>("/api/v1/workbench", { method: "PATCH", body: JSON.stringify(change) });
 }

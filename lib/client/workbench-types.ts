@@ -25,4 +25,4 @@ export type PromptItem = {
 export type SaveState = { status: "saved" | "saving" | "unsaved" } | { status: "error"; message: string };
 
 /** A dataset stored on the server, as GET /api/v1/datasets lists it. */
-export type DatasetItem = { id: string; name: string; headers: string[]; rowCount: number; createdAt: string };
+export type { DatasetItem } from "@/lib/api/responses";

@@ -7,7 +7,9 @@ import { GET as listPrompts, POST as postPrompt } from "@/app/api/v1/prompts/rou
 import { POST as postRun } from "@/app/api/v1/runs/route";
 import { readAccessConfig } from "@/lib/auth/access-config";
 import type { AppContext } from "@/lib/server/context";
-import { fileResponse } from "@/lib/server/route";
+import { z } from "zod";
+import { GET as getRun } from "@/app/api/v1/runs/[id]/route";
+import { fileResponse, route } from "@/lib/server/route";
 import { createPgliteTestDatabase, type TestDatabase } from "../helpers/databases";
 
 const contextStore = globalThis as typeof globalThis & { __parallaxrContext?: Promise<AppContext> };
@@ -73,6 +75,30 @@ describe("route()", () => {
     } finally {
       access = readAccessConfig({});
     }
+  });
+
+  it("parses the query in route(): an unknown parameter is a 400 naming it, '_' ones are left alone", async () => {
+    const run = (query: string) => getRun(new Request(`http://127.0.0.1:3000/api/v1/runs/7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c${query}`), { params: Promise.resolve({ id: "7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c" }) });
+    const typo = await run("?outputchars=10");
+    expect(typo.status).toBe(400);
+    expect(((await typo.json()) as { error: { message: string } }).error.message).toContain('unknown query parameter "outputchars" (did you mean "outputChars"?)');
+    const notNumber = await run("?outputChars=ten");
+    expect(((await notNumber.json()) as { error: { message: string } }).error.message).toBe("outputChars: outputChars must be a number");
+    expect((await run("?outputChars=10&_=1700000000&_rsc=abc")).status).toBe(404); // parsed, then not found
+    const none = await listPrompts(new Request("http://127.0.0.1:3000/api/v1/prompts?limit=5"));
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toContain('unknown query parameter "limit"');
+  });
+
+  it("checks a JSON answer against the route's output schema: a mismatch is a 500 naming the route and the field", async () => {
+    const drifted = route({ output: z.strictObject({ deleted: z.literal(true) }) }, async () => ({ deleted: "yes" }) as never);
+    const response = await drifted(new Request("http://127.0.0.1:3000/api/v1/example", { method: "DELETE" }));
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("internal");
+    expect(body.error.message).toContain("The answer of DELETE /api/v1/example does not match its output schema: deleted:");
+    const file = route({}, async () => fileResponse("a,b\n", { filename: "a.csv", contentType: "text/csv" }));
+    expect((await file(new Request("http://127.0.0.1:3000/api/v1/example"))).headers.get("content-type")).toBe("text/csv");
   });
 
   it("answers files as attachments", async () => {

@@ -1,16 +1,9 @@
+import type { UserPrice } from "@/lib/api/responses";
 import type { Price } from "@/lib/core/cost";
 import type { Queryable } from "../database";
 
-/** A price the user set, per million tokens (and per image). */
-export interface PriceRow {
-  provider: string;
-  model: string;
-  inputPerMTok: number | null;
-  outputPerMTok: number | null;
-  perImage: number | null;
-  checkedAt: string | null;
-  source: string;
-}
+/** A price the user set, per million tokens (and per image): the shape GET /api/v1/prices answers. */
+export type PriceRow = UserPrice;
 
 /** The caller's own prices (not the ones fetched from a vendor's list). */
 export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
