@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { PREVIEW_CHARS } from "@/lib/client/api";
 import { asUser } from "@/lib/db/as-user";
 import { openDatabase } from "@/lib/db/open-database";
-import { listCells } from "@/lib/db/runs/get-run";
+import { listCells } from "@/lib/db/cells/list-cells";
 import { createRun } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/engine/run-service";
 import { createMockProvider } from "@/lib/providers/mock-provider";

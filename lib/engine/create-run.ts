@@ -12,7 +12,7 @@ import { analyzeRunCells } from "@/lib/db/runs/analyze-run-cells";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
 import { getChangeCursor } from "@/lib/db/runs/get-change-cursor";
-import { getRunSummary } from "@/lib/db/runs/get-run";
+import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";

@@ -2,7 +2,8 @@ import type { RunSummary } from "@/lib/api/types";
 import { finishedRunStatuses } from "@/lib/api/types";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
-import { getRunSummary, listCellChanges } from "@/lib/db/runs/get-run";
+import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
+import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;

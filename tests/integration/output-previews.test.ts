@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
-import { listCellChanges } from "@/lib/db/runs/get-run";
+import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
 import { getRun, getRunCell } from "@/lib/engine/run-service";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";

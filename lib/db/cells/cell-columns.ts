@@ -1,0 +1,63 @@
+import type { Cell } from "@/lib/api/types";
+
+/**
+ * The cell columns, with the model's output cut to its first outputChars characters when a number
+ * is given (a grid shows 200 of them; a run of 40,000 cells of long answers is tens of megabytes
+ * in full). output_truncated says whether anything was cut.
+ */
+export function cellColumns(outputChars: number | null = null): string {
+  if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars > 0)) {
+    throw new Error(`outputChars must be a positive integer, not ${outputChars}`);
+  }
+  const output =
+    outputChars === null
+      ? "output_raw, output_parsed, false as output_truncated"
+      : `left(output_raw, ${outputChars}) as output_raw, left(output_parsed, ${outputChars}) as output_parsed,
+         coalesce(length(output_raw) > ${outputChars} or length(output_parsed) > ${outputChars}, false) as output_truncated`;
+  return `id, row_index, column_index, trial, status, ${output}, tokens_in, tokens_out,
+  tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
+  grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd`;
+}
+
+/** A run_cells row as cellColumns selects it. */
+export interface CellRow {
+  id: string; row_index: number; column_index: number; trial: number; status: Cell["status"];
+  output_raw: string | null; output_parsed: string | null; output_truncated: boolean; tokens_in: number | null; tokens_out: number | null;
+  tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
+  error_message: string | null; error_code: string | null; warnings: string[]; attempts: number; cached: boolean;
+  grade: number | null; manual_grade: number | null; seq: number | string; updated_at: Date | string;
+  grader_status: Cell["graderStatus"]; grader_output_raw: string | null; grader_error: string | null; grader_cost_usd: number | null;
+}
+
+/** A run_cells row as the API sends a cell. */
+export function toCell(row: CellRow): Cell {
+  return {
+    id: row.id,
+    row: row.row_index,
+    column: row.column_index,
+    trial: row.trial,
+    status: row.status,
+    output: row.output_raw,
+    outputParsed: row.output_parsed,
+    outputTruncated: row.output_truncated,
+    tokensIn: row.tokens_in,
+    tokensOut: row.tokens_out,
+    tokensEstimated: row.tokens_estimated,
+    latencyMs: row.latency_ms,
+    costUsd: row.cost_usd,
+    finishReason: row.finish_reason,
+    error: row.error_message,
+    errorCode: row.error_code,
+    warnings: row.warnings ?? [],
+    attempts: row.attempts,
+    cached: row.cached,
+    graderStatus: row.grader_status,
+    graderOutput: row.grader_output_raw,
+    graderError: row.grader_error,
+    graderCostUsd: row.grader_cost_usd,
+    grade: row.grade,
+    manualGrade: row.manual_grade,
+    seq: Number(row.seq),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}

@@ -1,0 +1,15 @@
+import type { Cell } from "@/lib/api/types";
+import type { Queryable } from "../database";
+import { cellColumns, toCell, type CellRow } from "./cell-columns";
+
+/** Cells of a run changed after the cursor seq, oldest change first, at most limit of them. */
+export async function listCellChanges(
+  tx: Queryable,
+  { runId, afterSeq, limit = 1000, outputChars = null }: { runId: string; afterSeq: number; limit?: number; outputChars?: number | null },
+): Promise<Cell[]> {
+  const { rows } = await tx.query<CellRow>(
+    `select ${cellColumns(outputChars)} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
+    [runId, afterSeq, limit],
+  );
+  return rows.map(toCell);
+}

@@ -1,0 +1,62 @@
+import type { CellCounts, RunSummary } from "@/lib/api/types";
+import type { Queryable } from "../database";
+
+const emptyCounts = (): CellCounts => ({
+  queued: 0, running: 0, ok: 0, warning: 0, error: 0, malformed: 0, skipped: 0, cancelled: 0,
+});
+
+const iso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
+
+/** The run without cells, or null when it is not the caller's. */
+export async function getRunSummary(tx: Queryable, { id }: { id: string }): Promise<RunSummary | null> {
+  const { rows } = await tx.query<{
+    id: string; kind: string; status: RunSummary["status"]; text: string | null; prompt_version_id: string | null;
+    prompt_id: string | null; dataset_id: string | null; dataset_name: string | null; row_count: number; trials: number; concurrency: number;
+    error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
+    columns: RunSummary["columns"]; counts: Record<string, number> | null;
+    spent_usd: number | null; budget_usd: number | null; budget_mode: RunSummary["budgetMode"];
+    prompt_version: number | null; grader_prompt_id: string | null; grader_version_id: string | null; grader_name: string | null;
+  }>(
+    `select r.id, r.kind, r.status, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
+            r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
+            r.concurrency, r.error, r.created_at, r.started_at, r.finished_at, r.budget_usd, r.budget_mode,
+            (select coalesce(sum(cost_usd), 0) from run_cells where run_id = r.id) as spent_usd,
+            (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
+                    'model', c.model, 'params', c.params) order by c.column_index), '[]')
+               from run_columns c where c.run_id = r.id) as columns,
+            (select json_object_agg(s.status, s.n)
+               from (select status, count(*)::int as n from run_cells where run_id = r.id group by status) s) as counts
+       from runs r left join prompt_versions v on v.id = r.prompt_version_id left join datasets d on d.id = r.dataset_id
+            left join prompt_versions gv on gv.id = r.grader_version_id
+      where r.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    prompt: row.text ?? "",
+    promptVersionId: row.prompt_version_id,
+    promptId: row.prompt_id,
+    promptVersion: row.prompt_version,
+    hasGrader: row.grader_version_id !== null,
+    graderPromptId: row.grader_prompt_id,
+    graderName: row.grader_name,
+    datasetId: row.dataset_id,
+    datasetName: row.dataset_name,
+    columns: row.columns,
+    rowCount: row.row_count,
+    trials: row.trials,
+    concurrency: row.concurrency,
+    counts: { ...emptyCounts(), ...(row.counts ?? {}) },
+    spentUsd: Number(row.spent_usd ?? 0),
+    budgetUsd: row.budget_usd,
+    budgetMode: row.budget_mode,
+    error: row.error,
+    createdAt: iso(row.created_at)!,
+    startedAt: iso(row.started_at),
+    finishedAt: iso(row.finished_at),
+  };
+}
