@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { detectVariables } from "@/lib/core/template";
 import { MAX_COLUMNS, useDraftStore, type DraftColumn } from "@/lib/client/draft-store";
 import { datasetFit, graderFit } from "@/lib/client/dataset-fit";
-import { findRunProblem, OUTPUT_VARIABLE, type RunValidationProblem } from "@/lib/client/find-missing-variables";
+import { findRunProblem, OUTPUT_VARIABLE, type RunValidationProblem } from "@/lib/client/find-run-problem";
 import {
   chooseGrader,
   clearPromptError,

@@ -1,6 +1,6 @@
 "use client";
 
-import type { RunValidationProblem } from "@/lib/client/find-missing-variables";
+import type { RunValidationProblem } from "@/lib/client/find-run-problem";
 import { ModalDialog } from "@/components/ui/modal-dialog";
 
 type ValidationDialogProps = {

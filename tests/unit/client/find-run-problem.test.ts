@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRunProblem } from "@/lib/client/find-missing-variables";
+import { findRunProblem } from "@/lib/client/find-run-problem";
 
 describe("findRunProblem", () => {
   it("lets a prompt without variables run without a dataset", () => {
