@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from "react";
 import { formatTokenCount } from "@/lib/client/format-metrics";
 import { formatUsd } from "@/lib/client/format-money";
-import { planRun, type PlannedModel, type RunPlan } from "@/lib/client/plan-api";
+import { estimateRun, type ModelEstimate, type RunEstimate } from "@/lib/client/estimate-api";
 import type { CreateRunInput } from "@/lib/client/run-types";
 
 /** Typing pauses shorter than this don't ask the server for a new plan. */
@@ -18,8 +18,8 @@ type RunPlanSummaryProps = {
 
 type PlanState =
   | { kind: "idle" }
-  | { kind: "loading"; previous: RunPlan | null }
-  | { kind: "ready"; plan: RunPlan }
+  | { kind: "loading"; previous: RunEstimate | null }
+  | { kind: "ready"; plan: RunEstimate }
   | { kind: "error"; message: string };
 
 /**
@@ -42,7 +42,7 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
     const controller = new AbortController();
     setState((current) => ({ kind: "loading", previous: current.kind === "ready" ? current.plan : current.kind === "loading" ? current.previous : null }));
     const timer = setTimeout(() => {
-      planRun(JSON.parse(requestKey) as CreateRunInput, controller.signal)
+      estimateRun(JSON.parse(requestKey) as CreateRunInput, controller.signal)
         .then((plan) => setState({ kind: "ready", plan }))
         .catch((error: unknown) => {
           if (controller.signal.aborted) return;
@@ -128,25 +128,25 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
   );
 }
 
-const OUTPUT_SOURCES: Record<PlannedModel["outputTokensSource"], string> = {
+const OUTPUT_SOURCES: Record<ModelEstimate["outputTokensSource"], string> = {
   maxTokens: "Output tokens: at most the column's max tokens",
   history: "Output tokens: the average of this model's earlier answers",
   unknown: "Output tokens unknown: set max tokens, or run once to learn",
 };
 
 /** "6 cells · ~84 input tokens". */
-function summarizeWork(plan: RunPlan): string {
+function summarizeWork(plan: RunEstimate): string {
   const inputTokens = plan.models.reduce((sum, model) => sum + model.inputTokens, 0);
   return `${plan.cells} ${plan.cells === 1 ? "cell" : "cells"} · ~${formatTokenCount(inputTokens)} input tokens`;
 }
 
 /** "est. $0.0012", or "at least $0.0012" when some model's cost is unknown. */
-function summarizeCost(plan: RunPlan): string {
+function summarizeCost(plan: RunEstimate): string {
   if (plan.totalCostUsd === null) return "cost unknown";
   return plan.totalIsLowerBound ? `at least ${formatUsd(plan.totalCostUsd)}` : `est. ${formatUsd(plan.totalCostUsd)}`;
 }
 
-function describeModel(model: PlannedModel): string {
+function describeModel(model: ModelEstimate): string {
   const cost = model.costUsd === null ? "cost unknown" : `est. ${formatUsd(model.costUsd)}`;
   return `${model.provider} / ${model.model}: ${model.cells} cells · ~${formatTokenCount(model.inputTokens)} input tokens · ${cost}`;
 }

@@ -2,8 +2,8 @@
 import { requestJson } from "./api";
 import type { CreateRunInput } from "./run-types";
 
-/** One model's part of a planned run: its cells, estimated tokens and cost. */
-export type PlannedModel = {
+/** One model's part of a run estimate: its cells, estimated tokens and cost. */
+export type ModelEstimate = {
   provider: string;
   model: string;
   cells: number;
@@ -16,10 +16,13 @@ export type PlannedModel = {
   priced: boolean;
 };
 
-/** What a run would do: its cells, and its cost as far as prices and output estimates allow. */
-export type RunPlan = {
+/**
+ * What a run would do: its cells, and its cost as far as prices and output estimates allow. The
+ * engine's RunPlanEstimate, as the dry run answers it (under "plan").
+ */
+export type RunEstimate = {
   cells: number;
-  models: PlannedModel[];
+  models: ModelEstimate[];
   totalCostUsd: number | null;
   /** True when some model's cost is unknown, so the total only counts the others. */
   totalIsLowerBound: boolean;
@@ -27,9 +30,9 @@ export type RunPlan = {
   unpriced: string[];
 };
 
-/** Plans a run without creating it. */
-export async function planRun(input: CreateRunInput, signal?: AbortSignal): Promise<RunPlan> {
-  const body = await requestJson<{ plan: RunPlan }>("/api/v1/runs?dryRun=true", {
+/** Estimates a run without creating it (the server's estimateRun). */
+export async function estimateRun(input: CreateRunInput, signal?: AbortSignal): Promise<RunEstimate> {
+  const body = await requestJson<{ plan: RunEstimate }>("/api/v1/runs?dryRun=true", {
     method: "POST",
     body: JSON.stringify(input),
     signal,

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { planCells } from "@/lib/core/run-plan";
+import { planCells } from "@/lib/core/plan-cells";
 
 describe("planCells", () => {
   it("lists cells row by row, one trial each by default", () => {
