@@ -4,19 +4,12 @@ import { findTokenUser } from "@/lib/db/tokens/api-tokens";
 import type { AccessConfig } from "./access-config";
 import { sessionCookieName } from "./access-config";
 import { hashAccessToken, looksLikeAccessToken } from "./access-token";
+import { UnauthorizedError } from "./errors";
 import { localUserId } from "./local-user";
 
 /** Who is calling: the user whose rows the request may see and change. */
 export interface Caller {
   userId: string;
-}
-
-/** A request without valid credentials where they are needed; becomes HTTP 401. */
-export class UnauthorizedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnauthorizedError";
-  }
 }
 
 /**

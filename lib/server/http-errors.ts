@@ -1,6 +1,6 @@
 import { ZodError } from "zod";
 import { NotFoundError, QueuedCellsLimitError, RunActionError, TooLargeError, ValidationError } from "@/lib/engine/errors";
-import { UnauthorizedError } from "@/lib/auth/resolve-caller";
+import { UnauthorizedError } from "@/lib/auth/errors";
 
 /** The error codes the API answers with, each with its HTTP status. */
 export const httpErrors = {
