@@ -16,7 +16,12 @@ import { signInRedirect } from "@/lib/server/sign-in-redirect";
 export async function proxy(request: NextRequest): Promise<Response> {
   const access = readAccessConfig();
   const limits = readBodyLimits();
-  const guarded = { method: request.method, pathname: request.nextUrl.pathname, protocol: request.nextUrl.protocol, headers: request.headers };
+  const guarded = {
+    method: request.method,
+    pathname: request.nextUrl.pathname,
+    protocol: request.nextUrl.protocol,
+    headers: request.headers,
+  };
 
   const refused = guardRequest(guarded, { access, limits });
   if (refused) return withSecurityHeaders(errorResponse(refused));

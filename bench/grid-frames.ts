@@ -52,7 +52,10 @@ async function api<T>(base: string, method: string, route: string, body?: unknow
 async function finishedRun(base: string, rowCount: number): Promise<string> {
   await api(base, "POST", "/api/v1/seed");
   const tag = `${rowCount} ${Date.now().toString(36)}`;
-  const prompt = await api<{ id: string }>(base, "POST", "/api/v1/prompts", { name: `bench ${tag}`, text: `Bench ${tag}: describe {{city}}.` });
+  const prompt = await api<{ id: string }>(base, "POST", "/api/v1/prompts", {
+    name: `bench ${tag}`,
+    text: `Bench ${tag}: describe {{city}}.`,
+  });
   const rows = Array.from({ length: rowCount }, (_, index) => ({ city: `city-${index + 1}` }));
   const dataset = await api<{ id: string }>(base, "POST", "/api/v1/datasets", { name: `bench-${rowCount}.csv`, rows });
   await api(base, "PATCH", "/api/v1/workbench", { activePromptId: prompt.id, datasetId: dataset.id, graderPromptId: null, columns });
@@ -85,7 +88,11 @@ async function scrollRun(page: Page, base: string, runId: string): Promise<Frame
 }
 
 /** Uploads a ~50 MB, 100,000-row CSV through the toolbar; the longest frame gap until it is stored. */
-async function uploadLargeCsv(page: Page, base: string, folder: string): Promise<{ megabytes: number; parse: FrameStats; total: FrameStats; storedMs: number }> {
+async function uploadLargeCsv(
+  page: Page,
+  base: string,
+  folder: string,
+): Promise<{ megabytes: number; parse: FrameStats; total: FrameStats; storedMs: number }> {
   const file = path.join(folder, "bench-50mb.csv");
   const filler = "lorem ipsum dolor sit amet, ".repeat(17);
   const lines = ["id,city,text,expected_grade"];
@@ -113,11 +120,19 @@ async function main() {
   const folder = mkdtempSync(path.join(os.tmpdir(), "parallaxr-bench-grid-"));
   let server: TestServer | null = null;
   const base = flags.url ?? (server = await startTestServer({ port: await freePort(), dataDir: path.join(folder, "data") })).url;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   const results: Record<string, unknown>[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    console.log(`server ${base}; load ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+    console.log(
+      `server ${base}; load ${os
+        .loadavg()
+        .map((n) => n.toFixed(1))
+        .join(" ")}`,
+    );
     const small = await finishedRun(base, 50);
     const large = await finishedRun(base, 10_000);
     const rounds: { small: FrameStats; large: FrameStats }[] = [];
@@ -127,7 +142,9 @@ async function main() {
       const largeStats = await scrollRun(page, base, large);
       rounds.push({ small: smallStats, large: largeStats });
       console.log(`round ${round + 1}: 50 rows ${describeFrameStats(smallStats)} (${smallStats.domRows} rows in DOM)`);
-      console.log(`round ${round + 1}: 10,000 rows ${describeFrameStats(largeStats)} (${largeStats.domRows} rows in DOM, ${largeStats.scrolled} px)`);
+      console.log(
+        `round ${round + 1}: 10,000 rows ${describeFrameStats(largeStats)} (${largeStats.domRows} rows in DOM, ${largeStats.scrolled} px)`,
+      );
       results.push({ round, small: smallStats, large: largeStats });
     }
     const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)];
@@ -150,7 +167,12 @@ async function main() {
     mkdirSync("bench/results", { recursive: true });
     const out = `bench/results/grid-frames-${new Date().toISOString().replaceAll(":", "-").slice(0, 19)}.json`;
     writeFileSync(out, JSON.stringify({ base, loadavg: os.loadavg(), results }, null, 2));
-    console.log(`\nwrote ${out}; load ${os.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
+    console.log(
+      `\nwrote ${out}; load ${os
+        .loadavg()
+        .map((n) => n.toFixed(1))
+        .join(" ")}`,
+    );
   } finally {
     await browser.close();
     await server?.kill();

@@ -57,17 +57,24 @@ async function limitedRun(db: Database, rateLimitRate: number) {
   const providers = createProviderRegistry([mock]);
   const workers = [await startWorker({ db, providers, pollMs: 50 }), await startWorker({ db, providers, pollMs: 50 })];
   const started = performance.now();
-  const run = await createRun({ db, providers }, {
-    userId,
-    input: {
-      prompt: "Row {{n}}",
-      rows: Array.from({ length: 250 }, (_, n) => ({ n: String(n) })),
-      models: models.map((model) => ({ provider: "mock", model, params: { latencyMs: 50, jitterMs: 20, rateLimitRate, retryAfterSeconds: 0.2 } })),
-      concurrency: 32,
-      maxAttempts: 12,
-      cache: false,
+  const run = await createRun(
+    { db, providers },
+    {
+      userId,
+      input: {
+        prompt: "Row {{n}}",
+        rows: Array.from({ length: 250 }, (_, n) => ({ n: String(n) })),
+        models: models.map((model) => ({
+          provider: "mock",
+          model,
+          params: { latencyMs: 50, jitterMs: 20, rateLimitRate, retryAfterSeconds: 0.2 },
+        })),
+        concurrency: 32,
+        maxAttempts: 12,
+        cache: false,
+      },
     },
-  });
+  );
   const finished = await waitForEnd(db, userId, run.id);
   const wallMs = performance.now() - started;
   await Promise.all(workers.map((worker) => worker.stop()));
@@ -84,25 +91,35 @@ async function budgetRun(db: Database) {
   const providers = createProviderRegistry([mock]);
   const worker = await startWorker({ db, providers, pollMs: 50 });
   // history for the output estimate
-  const warm = await createRun({ db, providers }, {
-    userId,
-    input: { prompt: "Budget {{n}}", rows: Array.from({ length: 10 }, (_, n) => ({ n: `w${n}` })), models: [{ provider: "mock", model: "echo", params: { latencyMs: 5, jitterMs: 0 } }] },
-  });
+  const warm = await createRun(
+    { db, providers },
+    {
+      userId,
+      input: {
+        prompt: "Budget {{n}}",
+        rows: Array.from({ length: 10 }, (_, n) => ({ n: `w${n}` })),
+        models: [{ provider: "mock", model: "echo", params: { latencyMs: 5, jitterMs: 0 } }],
+      },
+    },
+  );
   const warmed = await waitForEnd(db, userId, warm.id);
   const perCell = warmed.cells.reduce((sum, cell) => sum + (cell.costUsd ?? 0), 0) / warmed.cells.length;
   const concurrency = 8;
   const budget = perCell * 40;
-  const run = await createRun({ db, providers }, {
-    userId,
-    input: {
-      prompt: "Budget {{n}}",
-      rows: Array.from({ length: 200 }, (_, n) => ({ n: `b${n}` })),
-      models: [{ provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } }],
-      concurrency,
-      budgetUsd: budget,
-      cache: false,
+  const run = await createRun(
+    { db, providers },
+    {
+      userId,
+      input: {
+        prompt: "Budget {{n}}",
+        rows: Array.from({ length: 200 }, (_, n) => ({ n: `b${n}` })),
+        models: [{ provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } }],
+        concurrency,
+        budgetUsd: budget,
+        cache: false,
+      },
     },
-  });
+  );
   const finished = await waitForEnd(db, userId, run.id);
   await worker.stop();
   return { finished, perCell, budget, concurrency };
@@ -114,7 +131,10 @@ async function main() {
     console.log(`backend: ${values.backend}; 2 workers; mock credential limited to 8; 1,000 cells (4 x 250), 50 ms +- 20 ms`);
     const baseline = await limitedRun(backend.db, 0);
     const limited = await limitedRun(backend.db, 0.2);
-    for (const [label, result] of [["no 429s (baseline)", baseline], ["20% 429s", limited]] as const) {
+    for (const [label, result] of [
+      ["no 429s (baseline)", baseline],
+      ["20% 429s", limited],
+    ] as const) {
       const ok = result.finished.counts.ok;
       const ratio = result.calls / 1000;
       console.log(
@@ -124,7 +144,9 @@ async function main() {
       if (result.peak > 8) failures.push(`${label}: ${result.peak} calls in flight, above the limit of 8`);
       if (ratio > 1.3) failures.push(`${label}: ${ratio.toFixed(3)} requests per cell, above 1.3`);
     }
-    console.log(`the 429s cost ${(limited.wallMs / baseline.wallMs).toFixed(2)} x the baseline's wall time (ideal for the baseline: ${(1000 * 60 / 8 / 1000).toFixed(1)} s)`);
+    console.log(
+      `the 429s cost ${(limited.wallMs / baseline.wallMs).toFixed(2)} x the baseline's wall time (ideal for the baseline: ${((1000 * 60) / 8 / 1000).toFixed(1)} s)`,
+    );
 
     const budget = await budgetRun(backend.db);
     const overshoot = budget.finished.spentUsd - budget.budget;

@@ -31,14 +31,17 @@ const folder = mkdtempSync(path.join(os.tmpdir(), "parallaxr-bench-read-"));
 const db = await openDatabase({ dataDir: folder });
 try {
   const providers = createProviderRegistry([createMockProvider()]);
-  const run = await createRun({ db, providers }, {
-    userId,
-    input: {
-      prompt: "Describe {{city}}.",
-      rows: Array.from({ length: rows }, (_, index) => ({ city: `city-${index + 1}` })),
-      models: ["fast", "echo", "slow", "mock"].map((model) => ({ provider: "mock", model })),
+  const run = await createRun(
+    { db, providers },
+    {
+      userId,
+      input: {
+        prompt: "Describe {{city}}.",
+        rows: Array.from({ length: rows }, (_, index) => ({ city: `city-${index + 1}` })),
+        models: ["fast", "echo", "slow", "mock"].map((model) => ({ provider: "mock", model })),
+      },
     },
-  });
+  );
   // Answers of ~1,500 characters, each its own (so nothing compresses into a repeat).
   await db.query(
     `update run_cells set status = 'ok', output_raw = repeat('A long and careful answer. ', 55) || id::text,
@@ -96,7 +99,9 @@ try {
   console.log(`whole outputs:            ${whole.ms.toFixed(0)} ms, ${mb(whole.bytes)}`);
   console.log(`outputChars=${PREVIEW_CHARS} (grid): ${preview.ms.toFixed(0)} ms, ${mb(preview.bytes)}`);
   console.log(`ratio grid / whole:       time ${(preview.ms / whole.ms).toFixed(2)}, size ${(preview.bytes / whole.bytes).toFixed(2)}`);
-  console.log(`cells alone (grid read): one row per cell ${rowByRow.toFixed(0)} ms, listCells (json_agg) ${aggregated.toFixed(0)} ms, ratio ${(aggregated / rowByRow).toFixed(2)}`);
+  console.log(
+    `cells alone (grid read): one row per cell ${rowByRow.toFixed(0)} ms, listCells (json_agg) ${aggregated.toFixed(0)} ms, ratio ${(aggregated / rowByRow).toFixed(2)}`,
+  );
 } finally {
   await db.close();
   rmSync(folder, { recursive: true, force: true });

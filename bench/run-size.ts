@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     console.error("usage: npx tsx bench/run-size.ts [--backend pglite|postgres|both] [--repeat N]");
     process.exit(2);
   }
-  console.log(`Parallaxr run sizes: create ${sizes.join(" and ")} cells (${models.length} mock models), cancel the largest; repeat ${repeat}`);
+  console.log(
+    `Parallaxr run sizes: create ${sizes.join(" and ")} cells (${models.length} mock models), cancel the largest; repeat ${repeat}`,
+  );
   console.log(`${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}; ${readUptime()}; commit ${commitOf()}`);
   const providers = createProviderRegistry([createMockProvider()]);
   const measurements: Measurement[] = [];
@@ -127,7 +129,13 @@ function input(cells: number) {
 }
 
 /** Times operation while a probe sends `select 1` every probeEveryMs and keeps its longest wait. */
-async function measure(backend: { name: BackendName; db: Database }, operation: string, cells: number, repeat: number, run: () => Promise<void>): Promise<Measurement> {
+async function measure(
+  backend: { name: BackendName; db: Database },
+  operation: string,
+  cells: number,
+  repeat: number,
+  run: () => Promise<void>,
+): Promise<Measurement> {
   let stopped = false;
   let longestProbeMs = 0;
   let probes = 0;
@@ -171,14 +179,23 @@ async function openBackend(name: BackendName): Promise<{ name: BackendName; db: 
   if (name === "pglite") {
     const folder = mkdtempSync(path.join(os.tmpdir(), "parallaxr-bench-size-"));
     const db = await openDatabase({ dataDir: folder });
-    return { name, db, close: async () => { await db.close(); rmSync(folder, { recursive: true, force: true }); } };
+    return {
+      name,
+      db,
+      close: async () => {
+        await db.close();
+        rmSync(folder, { recursive: true, force: true });
+      },
+    };
   }
   const server = await createServerTestDatabase();
   return { name, db: server.db, close: () => server.drop() };
 }
 
 function print(m: Measurement): void {
-  console.log(`[${m.backend}] ${m.operation} ${m.cells.toLocaleString("en")} cells: ${ms(m.wallMs)}, longest select 1 wait ${ms(m.longestProbeMs)} over ${m.probes} probes${m.problems.length ? ` PROBLEMS: ${m.problems.join("; ")}` : ""}`);
+  console.log(
+    `[${m.backend}] ${m.operation} ${m.cells.toLocaleString("en")} cells: ${ms(m.wallMs)}, longest select 1 wait ${ms(m.longestProbeMs)} over ${m.probes} probes${m.problems.length ? ` PROBLEMS: ${m.problems.join("; ")}` : ""}`,
+  );
 }
 
 const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value).toLocaleString("en")} ms`);

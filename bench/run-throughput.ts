@@ -130,7 +130,11 @@ async function main(): Promise<void> {
     return;
   }
   const backends: BackendName[] =
-    values.backend === "both" ? ["pglite", "postgres"] : values.backend === "pglite" || values.backend === "postgres" ? [values.backend] : [];
+    values.backend === "both"
+      ? ["pglite", "postgres"]
+      : values.backend === "pglite" || values.backend === "postgres"
+        ? [values.backend]
+        : [];
   if (backends.length === 0) throw new UsageError(`--backend must be pglite, postgres or both, not "${values.backend}"`);
   const repeat = values.quick ? 1 : Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1) throw new UsageError(`--repeat must be a whole number >= 1, not "${values.repeat}"`);
@@ -141,7 +145,9 @@ async function main(): Promise<void> {
   const engineAtStart = engineFingerprint();
   console.log(`Parallaxr throughput: ${cellCount} cells (${mockModelNames.length} mock models x ${rowCount} rows), repeat ${repeat}`);
   console.log(`${machine.cpus} x ${machine.cpuModel}, node ${process.version}; ${machine.uptimeBefore}`);
-  console.log(`engine: commit ${engineAtStart.commit}${engineAtStart.dirty ? ` + uncommitted changes (lib/supabase ${engineAtStart.sourceHash})` : ""}`);
+  console.log(
+    `engine: commit ${engineAtStart.commit}${engineAtStart.dirty ? ` + uncommitted changes (lib/supabase ${engineAtStart.sourceHash})` : ""}`,
+  );
 
   const records: RunRecord[] = [];
   let migrationsChanged = false;
@@ -196,13 +202,26 @@ async function main(): Promise<void> {
         machine: { ...machine, uptimeAfter },
         engine: { ...engineAtStart, migrationsChangedDuringBench: migrationsChanged },
         settings: {
-          cells: cellCount, rows: rowCount, models: mockModelNames, repeat, quick: values.quick, pollMs, workerMaxInFlight,
-          postgresPoolSize: poolSize, backends: backendDetails,
+          cells: cellCount,
+          rows: rowCount,
+          models: mockModelNames,
+          repeat,
+          quick: values.quick,
+          pollMs,
+          workerMaxInFlight,
+          postgresPoolSize: poolSize,
+          backends: backendDetails,
           targets: { shareOfIdeal: shareOfIdealTarget, cellsPerSecondAtZeroMs: cellsPerSecondTarget, referenceCellsPerSecond },
         },
         summaries,
         runs: records,
-        failures: failures.map((record) => ({ backend: record.backend, latencyMs: record.latencyMs, concurrency: record.concurrency, repeat: record.repeat, problems: record.problems })),
+        failures: failures.map((record) => ({
+          backend: record.backend,
+          latencyMs: record.latencyMs,
+          concurrency: record.concurrency,
+          repeat: record.repeat,
+          problems: record.problems,
+        })),
       },
       null,
       2,
@@ -278,17 +297,20 @@ async function measureRun(
   const stall = watchEventLoop();
   const started = performance.now();
   try {
-    const run = await createRun({ db: backend.counted, providers }, {
-      userId,
-      input: {
-        prompt: "Item {{id}}: {{text}}",
-        rows,
-        models: mockModelNames.map((model) => ({ provider: "mock", model, params: { latencyMs, jitterMs: 0 } })),
-        concurrency,
-        // Every repeat sends the same inputs: with the cache on, repeats would measure the cache.
-        cache: false,
+    const run = await createRun(
+      { db: backend.counted, providers },
+      {
+        userId,
+        input: {
+          prompt: "Item {{id}}: {{text}}",
+          rows,
+          models: mockModelNames.map((model) => ({ provider: "mock", model, params: { latencyMs, jitterMs: 0 } })),
+          concurrency,
+          // Every repeat sends the same inputs: with the cache on, repeats would measure the cache.
+          cache: false,
+        },
       },
-    });
+    );
     createRunMs = performance.now() - started;
     runId = run.id;
     // A lost cell shows as a run that never completes: it is reported, and the bench goes on.
@@ -307,8 +329,13 @@ async function measureRun(
   const finished = await getRun({ db: backend.db }, { userId, runId });
   const timing = (
     await backend.db.query<{
-      created_at: Date; finished_at: Date | null; first_result: Date | null; last_result: Date | null; max_attempts: number | null;
-      hold_ms: number | null; call_ms: number | null;
+      created_at: Date;
+      finished_at: Date | null;
+      first_result: Date | null;
+      last_result: Date | null;
+      max_attempts: number | null;
+      hold_ms: number | null;
+      call_ms: number | null;
     }>(
       `select r.created_at, r.finished_at, c.first_result, c.last_result, c.max_attempts, c.hold_ms, c.call_ms
          from runs r,
@@ -666,7 +693,10 @@ function readUptime(): string {
   try {
     return execFileSync("uptime", { encoding: "utf8" }).trim();
   } catch {
-    return `load average: ${os.loadavg().map((value) => value.toFixed(2)).join(", ")}`;
+    return `load average: ${os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(", ")}`;
   }
 }
 
@@ -806,19 +836,39 @@ function printProgress(record: RunRecord): void {
 }
 
 function printTable(summaries: Summary[]): void {
-  const header = ["backend", "latency", "conc", "wall median (min-max)", "ideal", "% of ideal", "cells/s median (min-max)", "first call", "first result", "end lag", "peak", "held/cell = claim>call + call + call>save", "loop stall", "stmts/cell", "target"];
+  const header = [
+    "backend",
+    "latency",
+    "conc",
+    "wall median (min-max)",
+    "ideal",
+    "% of ideal",
+    "cells/s median (min-max)",
+    "first call",
+    "first result",
+    "end lag",
+    "peak",
+    "held/cell = claim>call + call + call>save",
+    "loop stall",
+    "stmts/cell",
+    "target",
+  ];
   const lines = summaries.map((summary) => [
     summary.backend,
     `${summary.latencyMs} ms`,
     String(summary.concurrency),
     `${ms(summary.wallMs.median)} (${ms(summary.wallMs.min)}-${ms(summary.wallMs.max)})`,
     summary.idealMs > 0 ? ms(summary.idealMs) : "-",
-    summary.shareOfIdeal ? `${percent(summary.shareOfIdeal.median)} (${percent(summary.shareOfIdeal.min)}-${percent(summary.shareOfIdeal.max)})` : "-",
+    summary.shareOfIdeal
+      ? `${percent(summary.shareOfIdeal.median)} (${percent(summary.shareOfIdeal.min)}-${percent(summary.shareOfIdeal.max)})`
+      : "-",
     `${Math.round(summary.cellsPerSecond.median)} (${Math.round(summary.cellsPerSecond.min)}-${Math.round(summary.cellsPerSecond.max)})`,
     ms(summary.firstCallMs.median),
     ms(summary.firstResultMs.median),
     ms(summary.endLagMs.median),
-    summary.peakInFlight.min === summary.peakInFlight.max ? String(summary.peakInFlight.max) : `${summary.peakInFlight.min}-${summary.peakInFlight.max}`,
+    summary.peakInFlight.min === summary.peakInFlight.max
+      ? String(summary.peakInFlight.max)
+      : `${summary.peakInFlight.min}-${summary.peakInFlight.max}`,
     `${summary.cellHoldMs.median.toFixed(1)} = ${summary.cellClaimToCallMs.median.toFixed(1)} + ${summary.cellCallMs.median.toFixed(1)} + ${summary.cellCallToSaveMs.median.toFixed(1)} ms`,
     ms(summary.eventLoopStallMs.median),
     summary.statementsPerCell.toFixed(2),
@@ -841,7 +891,9 @@ function printStatements(records: RunRecord[]): void {
     const key = `${record.backend} ${record.latencyMs} ms c=${record.concurrency}`;
     groups.set(key, [...(groups.get(key) ?? []), record]);
   }
-  console.log("\nStatements per run, top 6 by time (mean count, mean total ms, rows per statement; time includes waiting for the connection):");
+  console.log(
+    "\nStatements per run, top 6 by time (mean count, mean total ms, rows per statement; time includes waiting for the connection):",
+  );
   for (const [key, group] of groups) {
     const totals = new Map<string, StatementTotals>();
     for (const record of group) {
@@ -858,7 +910,10 @@ function printStatements(records: RunRecord[]): void {
     const parts = [...totals.entries()]
       .sort((a, b) => b[1].totalMs - a[1].totalMs)
       .slice(0, 6)
-      .map(([kind, total]) => `${kind} ${Math.round(total.count / group.length)}x ${Math.round(total.totalMs / group.length)} ms ${(total.rows / total.count).toFixed(1)} rows`);
+      .map(
+        ([kind, total]) =>
+          `${kind} ${Math.round(total.count / group.length)}x ${Math.round(total.totalMs / group.length)} ms ${(total.rows / total.count).toFixed(1)} rows`,
+      );
     console.log(`  ${key} (wall ${ms(wall)}, ${Math.round(transactions)} transactions): ${parts.join(", ")}`);
   }
 }

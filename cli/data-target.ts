@@ -15,7 +15,15 @@ export type DataTarget =
  * server that holds it is asked over loopback with the control token from the folder's lock
  * (never two processes on one PGlite folder); a free folder is opened by this process.
  */
-export function chooseDataTarget({ server, token, env = process.env }: { server?: string; token?: string; env?: NodeJS.ProcessEnv }): DataTarget {
+export function chooseDataTarget({
+  server,
+  token,
+  env = process.env,
+}: {
+  server?: string;
+  token?: string;
+  env?: NodeJS.ProcessEnv;
+}): DataTarget {
   if (server) {
     const secret = token ?? env.PARALLAXR_TOKEN;
     if (!secret) throw new CliError("--server needs an access token: pass --token <token> or set PARALLAXR_TOKEN.", exitCodes.usage);
@@ -40,12 +48,20 @@ export function chooseDataTarget({ server, token, env = process.env }: { server?
 }
 
 /** Calls a server's REST API as the target's token; throws a CliError with the server's own message. */
-export async function callServer<T>(target: Extract<DataTarget, { kind: "server" }>, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function callServer<T>(
+  target: Extract<DataTarget, { kind: "server" }>,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`${target.url}${path}`, {
       method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${target.token}`, accept: "application/json", ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${target.token}`,
+        accept: "application/json",
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch (error) {

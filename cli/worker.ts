@@ -21,7 +21,11 @@ async function main(): Promise<void> {
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: env.PARALLAXR_POOL_SIZE ? Number(env.PARALLAXR_POOL_SIZE) : 4 });
   const worker = await startWorker({
     db,
-    providers: createDefaultProviderRegistry({ db, secretKey: loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir }), env }),
+    providers: createDefaultProviderRegistry({
+      db,
+      secretKey: loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir }),
+      env,
+    }),
     ...workerOptionsFromEnv(env),
   });
   console.log(`[parallaxr worker] ${worker.id} started (pid ${process.pid})`);

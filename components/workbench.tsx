@@ -123,7 +123,21 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
     };
     await session.start(input, dataset && dataset.rows.length === dataset.rowCount ? dataset.rows : undefined);
     void refreshActivePrompt();
-  }, [setup.loading, runActive, session, columns, readOnly, activePrompt, prompt, variables, dataset, grader, budget, budgetMode, setViewMode]);
+  }, [
+    setup.loading,
+    runActive,
+    session,
+    columns,
+    readOnly,
+    activePrompt,
+    prompt,
+    variables,
+    dataset,
+    grader,
+    budget,
+    budgetMode,
+    setViewMode,
+  ]);
 
   const handleEditorChange = useCallback(
     (text: string) => {
@@ -208,7 +222,11 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
               <PromptHeader
                 prompts={prompts}
                 // An earlier run shows the version it ran, as the editor shows that version's text.
-                active={readOnly && run && activePrompt && run.promptVersion !== null ? { ...activePrompt, versionCounter: run.promptVersion } : activePrompt}
+                active={
+                  readOnly && run && activePrompt && run.promptVersion !== null
+                    ? { ...activePrompt, versionCounter: run.promptVersion }
+                    : activePrompt
+                }
                 saveState={saveState}
                 disabled={readOnly}
                 onSwitch={(id) => void switchPrompt(id)}
@@ -283,10 +301,13 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           </section>
 
           {!readOnly && (
-            <details open aria-label="Plan and budget" className="group rounded-lg border border-zinc-200 bg-white px-3 py-2" data-testid="plan-details">
-              <summary className="cursor-pointer text-xs font-semibold tracking-wide text-zinc-600 uppercase">
-                Plan and budget
-              </summary>
+            <details
+              open
+              aria-label="Plan and budget"
+              className="group rounded-lg border border-zinc-200 bg-white px-3 py-2"
+              data-testid="plan-details"
+            >
+              <summary className="cursor-pointer text-xs font-semibold tracking-wide text-zinc-600 uppercase">Plan and budget</summary>
               <div className="mt-2 flex flex-col gap-2">
                 <RunPlanSummary input={planInput} frozen={runActive} />
                 <BudgetField text={budgetText} mode={budgetMode} disabled={runActive} onChange={setBudget} />
@@ -299,7 +320,11 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
           <h2 id="results-heading" className="sr-only">
             Results
           </h2>
-          <div role="toolbar" aria-label="Results" className="@container flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4">
+          <div
+            role="toolbar"
+            aria-label="Results"
+            className="@container flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4"
+          >
             <MetricPill metric={metric} onChange={setMetric} />
             <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
             <div className="ml-2 min-w-0 flex-1">
@@ -373,8 +398,7 @@ function EmptyResults() {
       <p className="font-medium text-zinc-900">Results appear here, cell by cell, as each call finishes.</p>
       <ol className="mt-2 list-decimal space-y-1 pl-5">
         <li>
-          Write a prompt; <code className="font-mono text-accent-strong">{"{{variables}}"}</code> are filled from each
-          dataset row.
+          Write a prompt; <code className="font-mono text-accent-strong">{"{{variables}}"}</code> are filled from each dataset row.
         </li>
         <li>Upload a CSV or JSON dataset whose columns match the variables (a prompt without variables runs once).</li>
         <li>Add up to {MAX_COLUMNS} models with +, then press Run (Ctrl+Enter).</li>

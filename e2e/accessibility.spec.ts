@@ -102,7 +102,8 @@ async function expectFocusTrapped(page: Page, dialog: Locator, presses = 8) {
 async function namelessControls(page: Page): Promise<string[]> {
   const snapshot = await page.locator("body").ariaSnapshot();
   // Roles that need a name (a group may go without one, like the "Plan and budget" <details>).
-  const roles = "button|link|textbox|combobox|checkbox|radio|spinbutton|slider|switch|menuitem|tab|searchbox|listbox|option|dialog|progressbar|meter|img";
+  const roles =
+    "button|link|textbox|combobox|checkbox|radio|spinbutton|slider|switch|menuitem|tab|searchbox|listbox|option|dialog|progressbar|meter|img";
   return snapshot
     .split("\n")
     .filter((line) => new RegExp(`^\\s*- (${roles})(\\s*\\[[^\\]]*\\])*:?\\s*$`).test(line))
@@ -123,10 +124,18 @@ async function sweep(page: Page): Promise<{ nameless: string[]; unreachable: str
             .split(/\s+/)
             .map((id) => document.getElementById(id)?.textContent ?? "")
             .join(" ");
-          const labels = element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
-            ? Array.from(element.labels ?? []).map((label) => label.textContent ?? "").join(" ")
-            : "";
-          const name = element.getAttribute("aria-label") || labelledBy.trim() || labels.trim() || element.textContent?.trim() || element.getAttribute("title");
+          const labels =
+            element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement
+              ? Array.from(element.labels ?? [])
+                  .map((label) => label.textContent ?? "")
+                  .join(" ")
+              : "";
+          const name =
+            element.getAttribute("aria-label") ||
+            labelledBy.trim() ||
+            labels.trim() ||
+            element.textContent?.trim() ||
+            element.getAttribute("title");
           return !name;
         })
         .map((element) => element.outerHTML.slice(0, 160)),
@@ -151,7 +160,9 @@ async function sweep(page: Page): Promise<{ nameless: string[]; unreachable: str
 }
 
 test.describe("accessibility", () => {
-  test("Tab walks the toolbar, the column headers, + and one stop in the grid, each with a focus ring; Shift+Tab walks back", async ({ page }) => {
+  test("Tab walks the toolbar, the column headers, + and one stop in the grid, each with a focus ring; Shift+Tab walks back", async ({
+    page,
+  }) => {
     const workbench = new WorkbenchPage(page);
     await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: TOPICS, columns: TWO_COLUMNS });
     await runAndWait(page, 6);
@@ -182,7 +193,10 @@ test.describe("accessibility", () => {
       "Grade row 1, mock / echo: not graded, press to mark pass",
     ]);
     const afterGrid = stops.slice(gridAt + 2);
-    expect(afterGrid.filter((stop) => stop.inTable), `after the grid: ${afterGrid.map((stop) => stop.name).join(" → ")}`).toEqual([]);
+    expect(
+      afterGrid.filter((stop) => stop.inTable),
+      `after the grid: ${afterGrid.map((stop) => stop.name).join(" → ")}`,
+    ).toEqual([]);
     expect(stops.filter((stop) => stop.gridCell)).toHaveLength(1);
     // Every stop up to the grid's can be seen: :focus-visible, a 2px ring, not transparent.
     expect(badStops(stops.slice(0, gridAt + 2))).toEqual([]);
@@ -292,7 +306,9 @@ test.describe("accessibility", () => {
     await expect(cell).toBeFocused();
   });
 
-  test("grader mode: the grade badge is a named button; Enter shows the grader's output in the cell and Escape hides it", async ({ page }) => {
+  test("grader mode: the grade badge is a named button; Enter shows the grader's output in the cell and Escape hides it", async ({
+    page,
+  }) => {
     await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: GRADED_ROWS, grader: GRADER, columns: TWO_COLUMNS });
     const workbench = await runAndWait(page, 6);
     const cell = workbench.cell(2, "mock / echo");
@@ -331,9 +347,19 @@ test.describe("accessibility", () => {
     await expect(summary.first()).toHaveAccessibleName("Average grade, column 1: 0.50, 3 graded");
 
     const metrics = [
-      { name: "Tokens", cell: /: ok, tokens (about )?\d+(\.\d)?k? in, \d+(\.\d)?k? out$/, badge: /^tokens (about )?\d/, summary: /^Average tokens in \| out, column 2: \S+ \| \S+/ },
+      {
+        name: "Tokens",
+        cell: /: ok, tokens (about )?\d+(\.\d)?k? in, \d+(\.\d)?k? out$/,
+        badge: /^tokens (about )?\d/,
+        summary: /^Average tokens in \| out, column 2: \S+ \| \S+/,
+      },
       { name: "Cost", cell: /: ok, (cost \$[\d.]+|no price)$/, badge: /^(cost \$[\d.]+|no price)$/, summary: /^Average cost, column 2: / },
-      { name: "Latency", cell: /: ok, latency \d+(\.\d+)? m?s$/, badge: /^latency \d/, summary: /^Average latency, column 2: \d+(\.\d+)? m?s/ },
+      {
+        name: "Latency",
+        cell: /: ok, latency \d+(\.\d+)? m?s$/,
+        badge: /^latency \d/,
+        summary: /^Average latency, column 2: \d+(\.\d+)? m?s/,
+      },
     ] as const;
     for (const metric of metrics) {
       await workbench.showMetric(metric.name);
@@ -345,7 +371,11 @@ test.describe("accessibility", () => {
 
   test("dialogs have names, keep the focus inside, and give it back to their opener; the toast is a status", async ({ page }) => {
     const workbench = new WorkbenchPage(page);
-    const { datasetId } = await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: TOPICS, datasetName: "a11y-topics.csv" });
+    const { datasetId } = await openFreshWorkbench(page, {
+      text: "Name a fact about {{topic}}.",
+      rows: TOPICS,
+      datasetName: "a11y-topics.csv",
+    });
     expect(datasetId).toBeTruthy();
 
     // The model picker, opened from "+" with the keyboard.
@@ -395,7 +425,9 @@ test.describe("accessibility", () => {
     await expect(toast).toHaveRole("status");
   });
 
-  test("sweep: every control has a name and everything that looks clickable can get the focus (empty, completed, dialog open)", async ({ page }) => {
+  test("sweep: every control has a name and everything that looks clickable can get the focus (empty, completed, dialog open)", async ({
+    page,
+  }) => {
     const workbench = new WorkbenchPage(page);
     await openFreshWorkbench(page, { text: "Name a fact about {{topic}}." });
     const empty = await sweep(page);

@@ -6,7 +6,9 @@ test.describe("REST API", () => {
   test("bad input answers 400 with a message that names the field", async ({ request }) => {
     const noModels = await request.post("/api/v1/runs", { data: { prompt: "x", models: [] } });
     expect(noModels.status()).toBe(400);
-    expect(await noModels.json()).toEqual({ error: { code: "bad_request", message: "models: at least one model is required", field: "models" } });
+    expect(await noModels.json()).toEqual({
+      error: { code: "bad_request", message: "models: at least one model is required", field: "models" },
+    });
 
     const both = await request.post("/api/v1/runs", { data: { models: [{ provider: "mock", model: "echo" }] } });
     expect(both.status()).toBe(400);
@@ -30,7 +32,10 @@ test.describe("REST API", () => {
     const body = {
       prompt: "Tell me about {{city}}",
       rows: [{ city: "Paris" }, { city: "Lyon" }],
-      models: [{ provider: "mock", model: "echo", params: { maxTokens: 50 } }, { provider: "mock", model: "fast" }],
+      models: [
+        { provider: "mock", model: "echo", params: { maxTokens: 50 } },
+        { provider: "mock", model: "fast" },
+      ],
     };
     const dry = await request.post("/api/v1/runs?dryRun=true", { data: body });
     expect(dry.status()).toBe(200);
@@ -62,7 +67,9 @@ test.describe("REST API", () => {
   });
 
   test("prices and limits round-trip, and bad values name the field", async ({ request }) => {
-    expect((await request.put("/api/v1/prices", { data: { provider: "mock", model: "priced", inputPerMTok: 1, outputPerMTok: 2 } })).status()).toBe(200);
+    expect(
+      (await request.put("/api/v1/prices", { data: { provider: "mock", model: "priced", inputPerMTok: 1, outputPerMTok: 2 } })).status(),
+    ).toBe(200);
     const prices = await (await request.get("/api/v1/prices")).json();
     expect(prices.prices).toContainEqual(expect.objectContaining({ provider: "mock", model: "priced", inputPerMTok: 1, outputPerMTok: 2 }));
     expect(prices.reference.checkedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -70,10 +77,22 @@ test.describe("REST API", () => {
     expect((await negative.json()).error.field).toBe("inputPerMTok");
     expect((await request.delete("/api/v1/prices?provider=mock&model=priced")).status()).toBe(200);
 
-    expect((await request.put("/api/v1/limits/mock", { data: { maxConcurrency: 4, requestsPerMinute: null, tokensPerMinute: null } })).status()).toBe(200);
+    expect(
+      (await request.put("/api/v1/limits/mock", { data: { maxConcurrency: 4, requestsPerMinute: null, tokensPerMinute: null } })).status(),
+    ).toBe(200);
     const limits = await (await request.get("/api/v1/limits")).json();
-    expect(limits.limits).toContainEqual({ provider: "mock", maxConcurrency: 4, requestsPerMinute: null, tokensPerMinute: null, adaptiveLimit: null });
-    expect((await request.put("/api/v1/limits/mock", { data: { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null } })).status()).toBe(200);
+    expect(limits.limits).toContainEqual({
+      provider: "mock",
+      maxConcurrency: 4,
+      requestsPerMinute: null,
+      tokensPerMinute: null,
+      adaptiveLimit: null,
+    });
+    expect(
+      (
+        await request.put("/api/v1/limits/mock", { data: { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null } })
+      ).status(),
+    ).toBe(200);
   });
 
   test("a cell re-run calls the model again; the cache answers repeats until cleared", async ({ request }) => {
@@ -87,14 +106,20 @@ test.describe("REST API", () => {
 
     const rerun = await request.post(`/api/v1/runs/${second.id}/cells/${cell.id}/rerun`);
     expect(rerun.status()).toBe(200);
-    await expect.poll(async () => (await (await request.get(`/api/v1/runs/${second.id}`)).json()).cells[0].cached, { timeout: 15_000 }).toBe(false);
+    await expect
+      .poll(async () => (await (await request.get(`/api/v1/runs/${second.id}`)).json()).cells[0].cached, { timeout: 15_000 })
+      .toBe(false);
 
     const cleared = await request.delete("/api/v1/cache");
     expect((await cleared.json()).deleted).toBeGreaterThan(0);
   });
 
   test("the event stream sends cell updates with ids and ends with run-end", async ({ request }) => {
-    const run = await (await request.post("/api/v1/runs", { data: { prompt: "Stream {{n}}", rows: [{ n: "a" }, { n: "b" }], models: [{ provider: "mock", model: "fast" }], cache: false } })).json();
+    const run = await (
+      await request.post("/api/v1/runs", {
+        data: { prompt: "Stream {{n}}", rows: [{ n: "a" }, { n: "b" }], models: [{ provider: "mock", model: "fast" }], cache: false },
+      })
+    ).json();
     const events = await request.get(`/api/v1/runs/${run.id}/events`, { timeout: 20_000 });
     expect(events.headers()["content-type"]).toContain("text/event-stream");
     const text = await events.text();

@@ -52,7 +52,8 @@ test.describe("requests from other origins", () => {
     // blocked (the answers are refused to the attacker's page: X-Frame-Options for the form's
     // frame, Cross-Origin-Resource-Policy for the no-cors fetch), before looking.
     const settled: string[] = [];
-    const isAttack = (request: { method(): string; url(): string }) => request.method() === "POST" && request.url() === `${app}/api/v1/prompts`;
+    const isAttack = (request: { method(): string; url(): string }) =>
+      request.method() === "POST" && request.url() === `${app}/api/v1/prompts`;
     page.on("requestfinished", (request) => {
       if (isAttack(request)) settled.push("finished");
     });
@@ -84,7 +85,11 @@ test.describe("requests from other origins", () => {
     const post = await rawRequest({
       url: `${app}/api/v1/prompts`,
       method: "POST",
-      headers: { host: `rebind.attacker.example:${port}`, origin: `http://rebind.attacker.example:${port}`, "content-type": "application/json" },
+      headers: {
+        host: `rebind.attacker.example:${port}`,
+        origin: `http://rebind.attacker.example:${port}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ name: "pwned-by-rebinding", text: "x" }),
     });
     expect(post.status).toBe(421);

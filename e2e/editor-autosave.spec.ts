@@ -39,10 +39,15 @@ test.describe("editor and autosave", () => {
     await expect(variable).toBeVisible();
     await expect(tag).toHaveText("<response>");
     await expect(json).toHaveText("JSON");
-    const colours = await Promise.all([variable, tag, json].map((locator) => locator.evaluate((element) => getComputedStyle(element).color)));
+    const colours = await Promise.all(
+      [variable, tag, json].map((locator) => locator.evaluate((element) => getComputedStyle(element).color)),
+    );
     // Purple variables, teal tags, amber json: three different colours, none the plain text's.
     expect(colours).toEqual(["rgb(95, 92, 214)", "rgb(15, 118, 110)", "rgb(180, 83, 9)"]);
-    const plain = await editor.locator(".cm-line").first().evaluate((element) => getComputedStyle(element).color);
+    const plain = await editor
+      .locator(".cm-line")
+      .first()
+      .evaluate((element) => getComputedStyle(element).color);
     expect(colours).not.toContain(plain);
 
     // {{tone}} is no column of the dataset: underlined in the editor, outlined as a chip.
@@ -190,7 +195,8 @@ test.describe("editor and autosave", () => {
     // Empty, so the editor shows its placeholder.
     await expect(page.getByTestId("prompt-editor").locator(".cm-placeholder")).toBeVisible();
     const generatorName = (await name.textContent())!;
-    const listed = async () => ((await (await page.request.get("/api/v1/prompts")).json()) as { prompts: { id: string; name: string; type: string }[] }).prompts;
+    const listed = async () =>
+      ((await (await page.request.get("/api/v1/prompts")).json()) as { prompts: { id: string; name: string; type: string }[] }).prompts;
     const generator = (await listed()).find((item) => item.name === generatorName);
     expect(generator?.type).toBe("generator");
 
@@ -248,7 +254,10 @@ test.describe("editor and autosave", () => {
     const indented = editor.locator(".cm-line", { hasText: "first indented step" });
     await expect(indented).toBeVisible();
     // The first line's fold marker (the gutter has one element per line, plus a spacer).
-    const marker = editor.locator(".cm-foldGutter .cm-gutterElement").filter({ has: page.locator("[title='Fold line']") }).first();
+    const marker = editor
+      .locator(".cm-foldGutter .cm-gutterElement")
+      .filter({ has: page.locator("[title='Fold line']") })
+      .first();
     await marker.click();
     await expect(indented).toHaveCount(0);
     await expect(editor.locator(".cm-line", { hasText: "second indented step" })).toHaveCount(0);

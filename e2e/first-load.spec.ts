@@ -42,7 +42,8 @@ test("the first visit opens the seeded example, and seeding again adds nothing",
   const modelHeaders = page.getByRole("columnheader", { name: /mock \/ / });
   await expect(modelHeaders).toHaveCount(1);
   await expect(modelHeaders).toContainText("mock / echo");
-  for (let row = 1; row <= 5; row++) await expect(page.getByRole("group", { name: new RegExp(`^Row ${row}, mock / echo: `) })).toBeVisible();
+  for (let row = 1; row <= 5; row++)
+    await expect(page.getByRole("group", { name: new RegExp(`^Row ${row}, mock / echo: `) })).toBeVisible();
   await expect(page.getByRole("group", { name: /^Row 6, / })).toHaveCount(0);
 
   const graderSelect = page.getByTestId("grader-select");
@@ -66,7 +67,8 @@ test("the first visit opens the seeded example, and seeding again adds nothing",
   expect(prompts).toHaveLength(2);
   const datasets = (await (await page.request.get(url("/api/v1/datasets"))).json()) as { name: string }[];
   expect(datasets.filter((dataset) => dataset.name === "topics.csv")).toHaveLength(1);
-  const models = ((await (await page.request.get(url("/api/v1/models"))).json()) as { models: { provider: string; model: string }[] }).models;
+  const models = ((await (await page.request.get(url("/api/v1/models"))).json()) as { models: { provider: string; model: string }[] })
+    .models;
   const keys = models.map((model) => `${model.provider}/${model.model}`);
   expect(new Set(keys).size, keys.join(", ")).toBe(keys.length);
   expect(keys.filter((key) => key === "mock/echo")).toHaveLength(1);

@@ -4,7 +4,13 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 import { openFreshWorkbench } from "./helpers/workbench-setup";
-import { FRAME_TRACE_CATEGORIES, describeFrameStats, startFrameRecorder, stopFrameRecorder, traceFrameStats } from "./helpers/frame-recorder";
+import {
+  FRAME_TRACE_CATEGORIES,
+  describeFrameStats,
+  startFrameRecorder,
+  stopFrameRecorder,
+  traceFrameStats,
+} from "./helpers/frame-recorder";
 
 // Issue: "a 10,000-row dataset with 4 columns scrolls and updates without jank (measure frames in
 // a Playwright trace and report it), and parsing a 50 MB CSV happens off the main thread".
@@ -74,7 +80,9 @@ async function scrollAndMeasure(page: Page, browser: Browser, workbench: Workben
 
   console.log(`[${label}] rAF frames while scrolling: ${describeFrameStats(recorded)}`);
   console.log(`[${label}] trace (DrawFrame intervals, main-thread tasks): ${describeFrameStats(traced)}`);
-  console.log(`[${label}] most body rows in the DOM: ${maxRows}; scrolled to ${scrollTop} px; progress ${progressAtStart} -> ${progressAtEnd}`);
+  console.log(
+    `[${label}] most body rows in the DOM: ${maxRows}; scrolled to ${scrollTop} px; progress ${progressAtStart} -> ${progressAtEnd}`,
+  );
   await saveScreenshot(page, `${label}-scrolled`);
 
   // The rows in view are the ones the scroll position says, and only a window of them exists.
@@ -209,4 +217,3 @@ test.describe("large datasets", () => {
     }
   });
 });
-

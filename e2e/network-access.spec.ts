@@ -21,7 +21,10 @@ async function startServer({ port, env = {} }: { port: number; env?: Record<stri
   child.stderr!.on("data", (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;
   await expect
-    .poll(async () => (await fetch(`${url}/api/v1/health`).catch(() => null))?.status ?? 0, { timeout: 60_000, message: `server on ${port}: ${output}` })
+    .poll(async () => (await fetch(`${url}/api/v1/health`).catch(() => null))?.status ?? 0, {
+      timeout: 60_000,
+      message: `server on ${port}: ${output}`,
+    })
     .toBe(200);
   return {
     url,
@@ -49,7 +52,9 @@ test.describe("who can reach the server", () => {
     }
   });
 
-  test("HOST=0.0.0.0 is an explicit choice: every request needs a token, made by `parallaxr token create` through the running server", async ({ page }) => {
+  test("HOST=0.0.0.0 is an explicit choice: every request needs a token, made by `parallaxr token create` through the running server", async ({
+    page,
+  }) => {
     const server = await startServer({ port: 3212, env: { HOST: "0.0.0.0" } });
     try {
       expect(listeningAddresses(3212)).toEqual(["0.0.0.0"]);

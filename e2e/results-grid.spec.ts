@@ -139,7 +139,9 @@ test.describe("results grid", () => {
     await expect(preview).not.toContainText(ending);
 
     // The page holds the start of each output; the dialog reads the whole of this one.
-    const fullRead = page.waitForRequest((request) => request.method() === "GET" && /\/api\/v1\/runs\/[\w-]+\/cells\/[\w-]+$/.test(request.url()));
+    const fullRead = page.waitForRequest(
+      (request) => request.method() === "GET" && /\/api\/v1\/runs\/[\w-]+\/cells\/[\w-]+$/.test(request.url()),
+    );
     await cell.click();
     const modal = page.getByRole("dialog", { name: "Row 1, mock / echo" });
     await expect(modal).toBeVisible();

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createDataset, createPrompt, openFreshWorkbench, seedExamples, setWorkbench, uniqueName, waitForSetup } from "./helpers/workbench-setup";
+import {
+  createDataset,
+  createPrompt,
+  openFreshWorkbench,
+  seedExamples,
+  setWorkbench,
+  uniqueName,
+  waitForSetup,
+} from "./helpers/workbench-setup";
 import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 
 // Testing Plan 2 (Run Validation) of the workbench spec: Run checks the prompt's and the grader's
@@ -80,10 +88,13 @@ test.describe("run validation", () => {
     // Hold the dataset back, as a slow server would, while the prompt is already shown.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route((url) => url.pathname === `/api/v1/datasets/${dataset.id}`, async (route) => {
-      await held;
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === `/api/v1/datasets/${dataset.id}`,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
     const workbench = new WorkbenchPage(page);
     await page.goto("/");
     await expect(page.getByTestId("prompt-name")).toHaveText(prompt.name);

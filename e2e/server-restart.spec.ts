@@ -26,7 +26,12 @@ test("a run survives the server being killed and restarted, paying for no finish
     expect(created.status()).toBe(201);
     const runId = (await created.json()).id as string;
     await page.goto(`${server.url}/?run=${runId}`);
-    const readRun = async () => (await (await page.request.get(`${server!.url}/api/v1/runs/${runId}`)).json()) as { status: string; counts: Record<string, number>; cells: Array<{ row: number; status: string }> };
+    const readRun = async () =>
+      (await (await page.request.get(`${server!.url}/api/v1/runs/${runId}`)).json()) as {
+        status: string;
+        counts: Record<string, number>;
+        cells: Array<{ row: number; status: string }>;
+      };
     await expect.poll(async () => (await readRun()).counts.ok, { timeout: 30_000 }).toBeGreaterThanOrEqual(6);
     await page.screenshot({ path: "e2e-artifacts/restart-before-kill.png" });
 
@@ -44,7 +49,10 @@ test("a run survives the server being killed and restarted, paying for no finish
     await expect(page.getByText(/30\s*\/\s*30/).first()).toBeVisible({ timeout: 15_000 });
     await page.screenshot({ path: "e2e-artifacts/restart-after-finish.png" });
 
-    const calls = readFileSync(callLog, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as { prompt: string });
+    const calls = readFileSync(callLog, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { prompt: string });
     const callsFor = (row: number) => calls.filter((call) => call.prompt === `Summarise topic ${row}`).length;
     for (const row of finishedBefore) expect(callsFor(row), `row ${row} finished before the kill`).toBe(1);
     for (let row = 0; row < 30; row++) expect(callsFor(row), `row ${row}`).toBeGreaterThanOrEqual(1);

@@ -150,7 +150,9 @@ test.describe("settings: keys", () => {
     await groq.getByLabel("Base URL for Groq (optional)", { exact: true }).fill("https://groq-gateway.example.com/openai/v1/");
     await groq.getByRole("button", { name: "Save" }).click();
     await expect(groq).toContainText("Sent only to https://groq-gateway.example.com/openai/v1");
-    await expect(groq.getByLabel("Base URL for Groq (optional)", { exact: true })).toHaveValue("https://groq-gateway.example.com/openai/v1");
+    await expect(groq.getByLabel("Base URL for Groq (optional)", { exact: true })).toHaveValue(
+      "https://groq-gateway.example.com/openai/v1",
+    );
 
     // A keyless server: the URL alone.
     const ollama = row(page, "Ollama");

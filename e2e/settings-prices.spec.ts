@@ -85,7 +85,9 @@ test.describe("settings: limits", () => {
   // The limits are the server's for every later spec: 120 mock calls a minute would slow every run
   // after this one (the large-grid spec measured 7 cells/s instead of ~270), so they are lifted after.
   test.afterEach(async ({ request }) => {
-    const lifted = await request.put("/api/v1/limits/mock", { data: { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null } });
+    const lifted = await request.put("/api/v1/limits/mock", {
+      data: { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null },
+    });
     expect(lifted.ok()).toBe(true);
   });
 
@@ -100,7 +102,11 @@ test.describe("settings: limits", () => {
     const { limits } = (await (await page.request.get("/api/v1/limits")).json()) as {
       limits: { provider: string; maxConcurrency: number | null; requestsPerMinute: number | null; tokensPerMinute: number | null }[];
     };
-    expect(limits.find((limit) => limit.provider === "mock")).toMatchObject({ maxConcurrency: 3, requestsPerMinute: 120, tokensPerMinute: null });
+    expect(limits.find((limit) => limit.provider === "mock")).toMatchObject({
+      maxConcurrency: 3,
+      requestsPerMinute: 120,
+      tokensPerMinute: null,
+    });
 
     await mock.getByLabel("Max concurrent requests for mock").fill("0");
     await mock.getByRole("button", { name: "Save limits for mock" }).click();
@@ -110,7 +116,9 @@ test.describe("settings: limits", () => {
 
   test("clears the response cache from Settings -> Limits", async ({ page, request }) => {
     // one answered cell puts one answer in the cache
-    const run = await (await request.post("/api/v1/runs", { data: { prompt: `Cache me ${Date.now()}`, models: [{ provider: "mock", model: "fast" }] } })).json();
+    const run = await (
+      await request.post("/api/v1/runs", { data: { prompt: `Cache me ${Date.now()}`, models: [{ provider: "mock", model: "fast" }] } })
+    ).json();
     await expect.poll(async () => (await (await request.get(`/api/v1/runs/${run.id}`)).json()).status).toBe("completed");
     await page.goto("/settings/limits");
     const cache = page.getByRole("region", { name: "Response cache" });

@@ -11,7 +11,9 @@ const TOLERANCE = 0.02;
 
 /** The editor panel's share of the main area's width, 0..1. */
 function panelShare(page: Page): Promise<number> {
-  return page.getByTestId("editor-panel").evaluate((panel) => panel.getBoundingClientRect().width / panel.parentElement!.getBoundingClientRect().width);
+  return page
+    .getByTestId("editor-panel")
+    .evaluate((panel) => panel.getBoundingClientRect().width / panel.parentElement!.getBoundingClientRect().width);
 }
 
 async function expectShare(page: Page, share: number) {

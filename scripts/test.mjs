@@ -39,7 +39,13 @@ for (const [label, command, args] of [
 
 // 1. vitest
 rmSync(`${results}/vitest.json`, { force: true });
-const vitestStatus = run("unit and integration tests", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${results}/vitest.json`]);
+const vitestStatus = run("unit and integration tests", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${results}/vitest.json`,
+]);
 const vitest = readJson(`${results}/vitest.json`);
 if (vitest) {
   totals.passed += vitest.numPassedTests;
@@ -54,7 +60,8 @@ if (vitest) {
 if (process.env.PARALLAXR_SKIP_E2E === "1") {
   console.log("\nPARALLAXR_SKIP_E2E=1: browser tests skipped.");
 } else {
-  const buildStatus = process.env.PARALLAXR_SKIP_BUILD === "1" && existsSync(".next/BUILD_ID") ? 0 : run("production build", "npx", ["next", "build"]);
+  const buildStatus =
+    process.env.PARALLAXR_SKIP_BUILD === "1" && existsSync(".next/BUILD_ID") ? 0 : run("production build", "npx", ["next", "build"]);
   if (buildStatus !== 0) {
     console.log("The production build failed: the browser tests cannot run.");
     broken = true;

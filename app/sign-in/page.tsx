@@ -10,7 +10,10 @@ export default function SignInPage() {
         <h1 className="text-lg font-semibold tracking-tight text-zinc-900">Sign in to Parallaxr</h1>
         <p className="mt-1.5 text-sm text-zinc-600">
           This server is reachable from the network, so it asks for an access token. Create one on the server&apos;s machine with{" "}
-          <code className="whitespace-nowrap rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">npx parallaxr token create</code>.
+          <code className="whitespace-nowrap rounded bg-zinc-100 px-1 py-0.5 font-mono text-[13px] text-zinc-800">
+            npx parallaxr token create
+          </code>
+          .
         </p>
         <SignInForm />
       </div>

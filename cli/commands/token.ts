@@ -49,7 +49,12 @@ Postgres server in DATABASE_URL; --server <url> with --token acts through any se
     .argument("<id-or-name>", "as `parallaxr token list` shows it")
     .action(async (idOrName: string, options: TargetOptions) => {
       const revoked = await onTarget(chooseDataTarget(options), {
-        server: async (target) => (await callServer<{ revoked: AccessTokenSummary[] }>(target, `/api/v1/tokens/${encodeURIComponent(idOrName)}`, { method: "DELETE" })).revoked,
+        server: async (target) =>
+          (
+            await callServer<{ revoked: AccessTokenSummary[] }>(target, `/api/v1/tokens/${encodeURIComponent(idOrName)}`, {
+              method: "DELETE",
+            })
+          ).revoked,
         database: (db, userId) => revokeUserAccessToken(db, { userId, idOrName }),
       });
       if (revoked.length === 0) throw new CliError(`No live token has the id or name "${idOrName}". See \`parallaxr token list\`.`);
@@ -65,7 +70,10 @@ function withTarget(command: Command): Command {
 
 async function onTarget<T>(
   target: DataTarget,
-  act: { server: (target: Extract<DataTarget, { kind: "server" }>) => Promise<T>; database: (db: import("@/lib/db/database").Database, userId: string) => Promise<T> },
+  act: {
+    server: (target: Extract<DataTarget, { kind: "server" }>) => Promise<T>;
+    database: (db: import("@/lib/db/database").Database, userId: string) => Promise<T>;
+  },
 ): Promise<T> {
   if (target.kind === "server") return act.server(target);
   const db = await target.open();
@@ -84,10 +92,26 @@ function formatTable(tokens: AccessTokenSummary[]): string {
   if (tokens.length === 0) return "No tokens yet: `parallaxr token create --name <name>` makes one.\n";
   const rows = [
     ["ID", "NAME", "ENDS", "CREATED", "LAST USED", "REVOKED"],
-    ...tokens.map((token) => [token.id.slice(0, 8), token.name, `...${token.last4}`, day(token.createdAt), day(token.lastUsedAt), day(token.revokedAt)]),
+    ...tokens.map((token) => [
+      token.id.slice(0, 8),
+      token.name,
+      `...${token.last4}`,
+      day(token.createdAt),
+      day(token.lastUsedAt),
+      day(token.revokedAt),
+    ]),
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd()).join("\n") + "\n";
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n") + "\n"
+  );
 }
 
 function day(iso: string | null): string {

@@ -69,7 +69,10 @@ function PreviewTable({ headers, rows, caption }: { headers: string[]; rows: Rec
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col" className="sticky top-0 left-0 z-20 w-12 border-b border-zinc-200 bg-zinc-100 px-2 py-2 text-right font-semibold text-zinc-600">
+            <th
+              scope="col"
+              className="sticky top-0 left-0 z-20 w-12 border-b border-zinc-200 bg-zinc-100 px-2 py-2 text-right font-semibold text-zinc-600"
+            >
               Row
             </th>
             {headers.map((header) => (

@@ -14,8 +14,7 @@ type DatasetFitNoteProps = {
 
 /** Under the variable chips: which variables the dataset lacks, and which of its columns go unused. */
 export function DatasetFitNote({ variables, headers, datasetName, outputName }: DatasetFitNoteProps) {
-  const { missing, unused } =
-    outputName === undefined ? datasetFit(variables, headers) : graderFit(variables, headers, outputName);
+  const { missing, unused } = outputName === undefined ? datasetFit(variables, headers) : graderFit(variables, headers, outputName);
   const listed = unused.slice(0, LISTED_UNUSED);
   const more = unused.length - listed.length;
 

@@ -28,7 +28,11 @@ export function DeletePromptDialog({ name, onClose, onConfirm }: DeletePromptDia
           >
             Cancel
           </button>
-          <button type="button" onClick={onConfirm} className="h-8 rounded-lg bg-red-700 px-4 text-sm font-medium text-white hover:bg-red-800">
+          <button
+            type="button"
+            onClick={onConfirm}
+            className="h-8 rounded-lg bg-red-700 px-4 text-sm font-medium text-white hover:bg-red-800"
+          >
             Delete
           </button>
         </>

@@ -103,9 +103,7 @@ export function PromptEditor({
   const columnsKey = knownColumns ? JSON.stringify(knownColumns) : null;
   const known = useMemo<KnownColumns | null>(
     () =>
-      columnsKey === null
-        ? null
-        : { columns: new Set(JSON.parse(columnsKey) as string[]), datasetName: datasetName || "the dataset" },
+      columnsKey === null ? null : { columns: new Set(JSON.parse(columnsKey) as string[]), datasetName: datasetName || "the dataset" },
     [columnsKey, datasetName],
   );
 

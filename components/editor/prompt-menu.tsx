@@ -26,15 +26,7 @@ const GROUPS: { type: PromptType; label: string }[] = [
 ];
 
 /** The chevron menu beside the prompt's name: switch prompt, create one, delete the active one. */
-export function PromptMenu({
-  prompts,
-  active,
-  blockedReason,
-  onSwitch,
-  onCreate,
-  onDeleteRequest,
-  buttonRef,
-}: PromptMenuProps) {
+export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate, onDeleteRequest, buttonRef }: PromptMenuProps) {
   const [open, setOpen] = useState(false);
   const [focusIndex, setFocusIndex] = useState(0);
   const wrapperRef = useRef<HTMLDivElement>(null);
@@ -168,7 +160,11 @@ export function PromptMenu({
             const headingId = `${menuId}-${group.type}`;
             return (
               <div key={group.type} role="group" aria-labelledby={headingId} className="mb-1">
-                <div id={headingId} role="presentation" className="px-2.5 pt-1.5 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase">
+                <div
+                  id={headingId}
+                  role="presentation"
+                  className="px-2.5 pt-1.5 pb-1 text-[11px] font-semibold tracking-wide text-zinc-500 uppercase"
+                >
                   {group.label}
                 </div>
                 {group.prompts.length === 0 && (

@@ -98,7 +98,11 @@ export function PromptNameField({ name, onRename, onEditingChange }: PromptNameF
           className="h-7 w-full rounded-md border border-accent bg-white px-1.5 text-sm font-semibold text-zinc-900 outline-none focus:ring-2 focus:ring-accent/30 aria-invalid:border-red-600 aria-invalid:ring-red-600/25"
         />
         {error && (
-          <p id={errorId} role="alert" className="absolute top-full left-0 z-10 mt-1 rounded bg-white px-1.5 text-xs text-red-700 shadow-sm">
+          <p
+            id={errorId}
+            role="alert"
+            className="absolute top-full left-0 z-10 mt-1 rounded bg-white px-1.5 text-xs text-red-700 shadow-sm"
+          >
             {error}
           </p>
         )}

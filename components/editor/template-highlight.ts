@@ -50,9 +50,7 @@ const highlightPlugin = ViewPlugin.fromClass(
     update(update: ViewUpdate) {
       // A new dataset changes which variables are missing anywhere in the text.
       const columnsChanged = update.startState.facet(knownColumnsFacet) !== update.state.facet(knownColumnsFacet);
-      this.decorations = columnsChanged
-        ? matcher.createDeco(update.view)
-        : matcher.updateDeco(update, this.decorations);
+      this.decorations = columnsChanged ? matcher.createDeco(update.view) : matcher.updateDeco(update, this.decorations);
     }
   },
   { decorations: (plugin) => plugin.decorations },

@@ -36,6 +36,9 @@ export function formatRowCount(count: number): string {
 }
 
 /** "v6 · 26 Nov 14:02 · completed · 24 rows": the run's one-line name in lists and labels. */
-export function describeRun(run: Pick<PromptRunHistoryEntry, "version" | "createdAt" | "status" | "rowCount">, options: DateOptions = {}): string {
+export function describeRun(
+  run: Pick<PromptRunHistoryEntry, "version" | "createdAt" | "status" | "rowCount">,
+  options: DateOptions = {},
+): string {
   return [formatVersion(run.version), formatRunDate(run.createdAt, options), run.status, formatRowCount(run.rowCount)].join(" · ");
 }

@@ -120,7 +120,17 @@ function GradeValue({ grade, present }: { grade: number | null; present: boolean
   );
 }
 
-function ChangeCell({ change, testId, emphasis = false, detail }: { change: FormattedChange; testId?: string; emphasis?: boolean; detail?: string }) {
+function ChangeCell({
+  change,
+  testId,
+  emphasis = false,
+  detail,
+}: {
+  change: FormattedChange;
+  testId?: string;
+  emphasis?: boolean;
+  detail?: string;
+}) {
   return (
     <td
       data-testid={testId}

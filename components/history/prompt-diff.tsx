@@ -53,8 +53,8 @@ export function PromptDiff({ beforeVersionId, afterVersionId, beforeLabel, after
   if (beforeVersionId === null || afterVersionId === null) {
     return (
       <DiffNote>
-        {beforeVersionId === afterVersionId ? "Neither run" : `The ${beforeVersionId === null ? beforeLabel : afterLabel} run`} kept no prompt
-        version, so there is no text to compare.
+        {beforeVersionId === afterVersionId ? "Neither run" : `The ${beforeVersionId === null ? beforeLabel : afterLabel} run`} kept no
+        prompt version, so there is no text to compare.
       </DiffNote>
     );
   }
@@ -62,7 +62,12 @@ export function PromptDiff({ beforeVersionId, afterVersionId, beforeLabel, after
   return <LoadedDiff beforeVersionId={beforeVersionId} afterVersionId={afterVersionId} beforeLabel={beforeLabel} afterLabel={afterLabel} />;
 }
 
-function LoadedDiff({ beforeVersionId, afterVersionId, beforeLabel, afterLabel }: Omit<PromptDiffProps, "afterVersion"> & { beforeVersionId: string; afterVersionId: string }) {
+function LoadedDiff({
+  beforeVersionId,
+  afterVersionId,
+  beforeLabel,
+  afterLabel,
+}: Omit<PromptDiffProps, "afterVersion"> & { beforeVersionId: string; afterVersionId: string }) {
   const texts = usePromptTexts(beforeVersionId, afterVersionId);
   if (texts.status === "loading") return <DiffNote>Loading the prompt texts…</DiffNote>;
   if (texts.status === "error")
@@ -71,8 +76,21 @@ function LoadedDiff({ beforeVersionId, afterVersionId, beforeLabel, afterLabel }
         Could not load the prompt texts: {texts.message}
       </DiffNote>
     );
-  if (texts.before === texts.after) return <DiffNote>Same text ({beforeLabel} and {afterLabel} read the same)</DiffNote>;
-  return <DiffTable key={`${beforeVersionId}/${afterVersionId}`} before={texts.before} after={texts.after} beforeLabel={beforeLabel} afterLabel={afterLabel} />;
+  if (texts.before === texts.after)
+    return (
+      <DiffNote>
+        Same text ({beforeLabel} and {afterLabel} read the same)
+      </DiffNote>
+    );
+  return (
+    <DiffTable
+      key={`${beforeVersionId}/${afterVersionId}`}
+      before={texts.before}
+      after={texts.after}
+      beforeLabel={beforeLabel}
+      afterLabel={afterLabel}
+    />
+  );
 }
 
 const ROW_TONES: Record<DiffLine["kind"], { row: string; number: string; sign: string; spoken: string }> = {

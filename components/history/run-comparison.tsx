@@ -34,7 +34,9 @@ export function RunComparison({ before, after }: RunComparisonProps) {
         />
       </section>
       <section aria-label="Model changes" className="flex min-w-0 flex-col gap-2">
-        <h4 className="text-xs font-semibold text-zinc-700">Per model · {beforeLabel} → {afterLabel}</h4>
+        <h4 className="text-xs font-semibold text-zinc-700">
+          Per model · {beforeLabel} → {afterLabel}
+        </h4>
         <ModelChangesTable changes={changes} beforeLabel={beforeLabel} afterLabel={afterLabel} />
       </section>
     </div>

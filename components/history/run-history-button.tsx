@@ -23,14 +23,22 @@ export function RunHistoryButton({ promptId, currentRunId, onOpenRun }: RunHisto
         onClick={() => setOpen(true)}
         disabled={promptId === null}
         aria-haspopup="dialog"
-        title={promptId === null ? "The history starts with the prompt's first run" : "Earlier runs of this prompt, and what changed between two"}
+        title={
+          promptId === null ? "The history starts with the prompt's first run" : "Earlier runs of this prompt, and what changed between two"
+        }
         className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 disabled:cursor-not-allowed disabled:text-zinc-400 disabled:hover:bg-transparent"
       >
         <ClockIcon />
         History
       </button>
       {promptId !== null && (
-        <RunHistoryDialog open={open} promptId={promptId} currentRunId={currentRunId} onClose={() => setOpen(false)} onOpenRun={onOpenRun} />
+        <RunHistoryDialog
+          open={open}
+          promptId={promptId}
+          currentRunId={currentRunId}
+          onClose={() => setOpen(false)}
+          onOpenRun={onOpenRun}
+        />
       )}
     </>
   );

@@ -53,7 +53,12 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
           const label = describeRun(run);
           const current = run.id === currentRunId;
           return (
-            <tr key={run.id} data-testid="history-run-row" aria-current={current ? "true" : undefined} className={current ? "bg-accent-soft" : "hover:bg-zinc-50"}>
+            <tr
+              key={run.id}
+              data-testid="history-run-row"
+              aria-current={current ? "true" : undefined}
+              className={current ? "bg-accent-soft" : "hover:bg-zinc-50"}
+            >
               <BodyCell className="text-center">
                 <input
                   type="checkbox"
@@ -146,7 +151,15 @@ function moveFocusBetweenRows(event: React.KeyboardEvent<HTMLTableSectionElement
   const rows = Array.from(event.currentTarget.rows);
   const index = rows.findIndex((row) => row.contains(target));
   const nextIndex =
-    event.key === "ArrowDown" ? index + 1 : event.key === "ArrowUp" ? index - 1 : event.key === "Home" ? 0 : event.key === "End" ? rows.length - 1 : null;
+    event.key === "ArrowDown"
+      ? index + 1
+      : event.key === "ArrowUp"
+        ? index - 1
+        : event.key === "Home"
+          ? 0
+          : event.key === "End"
+            ? rows.length - 1
+            : null;
   if (nextIndex === null) return;
   const next = rows[nextIndex]?.querySelector<HTMLElement>(`[data-nav="${nav}"]`);
   if (!next) return;

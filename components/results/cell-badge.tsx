@@ -64,7 +64,15 @@ export function CellBadge({ cell, view, target, tabIndex, overlayOpen, onToggleO
           ? "border border-amber-400 bg-white text-amber-800"
           : "bg-accent-soft text-accent-strong ring-1 ring-accent-line motion-safe:animate-pulse";
     if (cell.graderStatus === "malformed" && canShowOutput) {
-      return <OverlayToggle className={`${PLAIN} ${looks}`} label={`${metric.title} for ${target}`} {...{ tabIndex, overlayOpen, onToggleOverlay }}>{metric.text}</OverlayToggle>;
+      return (
+        <OverlayToggle
+          className={`${PLAIN} ${looks}`}
+          label={`${metric.title} for ${target}`}
+          {...{ tabIndex, overlayOpen, onToggleOverlay }}
+        >
+          {metric.text}
+        </OverlayToggle>
+      );
     }
     return (
       <span role="img" aria-label={metric.label} title={metric.title} data-testid="grader-status-badge" className={`${PLAIN} ${looks}`}>
@@ -97,7 +105,15 @@ export function CellBadge({ cell, view, target, tabIndex, overlayOpen, onToggleO
     );
   }
   return (
-    <span role="img" aria-label={metric.label} title={metric.title} data-testid="grade-badge" data-grade={metric.text} className={className} style={style}>
+    <span
+      role="img"
+      aria-label={metric.label}
+      title={metric.title}
+      data-testid="grade-badge"
+      data-grade={metric.text}
+      className={className}
+      style={style}
+    >
       {content}
     </span>
   );

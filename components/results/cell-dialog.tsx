@@ -51,7 +51,17 @@ export function CellDialog({ target, rowValues, view, onClose }: CellDialogProps
   );
 }
 
-function CellDetails({ cell: shown, view, target, rowValues }: { cell: Cell; view: GridView; target: string; rowValues: Record<string, string> | undefined }) {
+function CellDetails({
+  cell: shown,
+  view,
+  target,
+  rowValues,
+}: {
+  cell: Cell;
+  view: GridView;
+  target: string;
+  rowValues: Record<string, string> | undefined;
+}) {
   // The grid holds the start of each output; the dialog reads the whole of this one.
   const full = useFullCell(shown, view.runId);
   const cell = full.cell;
@@ -97,8 +107,7 @@ function CellDetails({ cell: shown, view, target, rowValues }: { cell: Cell; vie
             By hand: {describeManualGrade(cell.manualGrade)}
             {view.gradeMode === "grader" || cell.graderStatus !== null ? (
               <>
-                {" · "}Grader:{" "}
-                {graderGrade !== null ? graderGrade.toFixed(2) : (cell.graderStatus ?? "none")}
+                {" · "}Grader: {graderGrade !== null ? graderGrade.toFixed(2) : (cell.graderStatus ?? "none")}
               </>
             ) : null}
             {cell.status === "malformed" && cell.manualGrade === null ? " · malformed counts as 0" : ""}
@@ -175,7 +184,9 @@ function CellDetails({ cell: shown, view, target, rowValues }: { cell: Cell; vie
       {(cell.graderOutput !== null || cell.graderError !== null) && (
         <Section title="Grader output">
           {cell.graderError && (
-            <p className="mb-2 rounded-lg border border-red-500 bg-white px-3 py-2 text-[13px] text-red-800">Grader error: {cell.graderError}</p>
+            <p className="mb-2 rounded-lg border border-red-500 bg-white px-3 py-2 text-[13px] text-red-800">
+              Grader error: {cell.graderError}
+            </p>
           )}
           {cell.graderOutput !== null && <TextBox label="Grader output" text={cell.graderOutput} empty="(empty)" />}
         </Section>

@@ -33,7 +33,8 @@ export function cellMetric(cell: Cell, metric: MetricView, gradeMode: GradeMode)
     case "grade": {
       const grade = effectiveGrade(cell, gradeMode);
       if (grade !== null) {
-        const source = cell.manualGrade !== null ? "graded by hand" : cell.status === "malformed" && cell.grade === null ? "malformed counts as 0" : "";
+        const source =
+          cell.manualGrade !== null ? "graded by hand" : cell.status === "malformed" && cell.grade === null ? "malformed counts as 0" : "";
         return {
           text: grade.toFixed(2),
           label: `grade ${grade.toFixed(2)}${source ? ` (${source})` : ""}`,

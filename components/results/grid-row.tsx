@@ -25,7 +25,16 @@ function describeRow(row: Record<string, string> | undefined): string {
 }
 
 /** One dataset row of the grid: its number and one cell per model column. */
-export const GridRow = memo(function GridRow({ rowIndex, values, columns, focusableColumn, view, height, onFocusCell, onOpenCell }: GridRowProps) {
+export const GridRow = memo(function GridRow({
+  rowIndex,
+  values,
+  columns,
+  focusableColumn,
+  view,
+  height,
+  onFocusCell,
+  onOpenCell,
+}: GridRowProps) {
   return (
     // The header is row 1; with only some rows rendered, the index tells assistive tech where this one is.
     <tr style={{ height }} aria-rowindex={rowIndex + 2}>

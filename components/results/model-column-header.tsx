@@ -52,7 +52,11 @@ export function ModelColumnHeader({ columnId, position, name, editDisabledReason
           disabled={!canEdit}
           aria-haspopup="dialog"
           aria-label={`Column ${position}: ${name}, change model`}
-          title={canEdit ? `${name}\nChange the model of column ${position}` : `${name}\nThe model can't change now: ${lowerFirst(editDisabledReason)}`}
+          title={
+            canEdit
+              ? `${name}\nChange the model of column ${position}`
+              : `${name}\nThe model can't change now: ${lowerFirst(editDisabledReason)}`
+          }
           data-testid="column-header-button"
           className="-mx-0.5 flex min-w-0 flex-1 items-center gap-1 rounded px-1 py-0.5 text-left enabled:hover:bg-zinc-100 disabled:cursor-default"
         >
@@ -115,7 +119,14 @@ function lowerFirst(text: string | null): string {
 
 function ChevronIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3 shrink-0 text-zinc-400" fill="none" stroke="currentColor" strokeWidth="1.8">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="size-3 shrink-0 text-zinc-400"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
       <path d="M4.5 6.5 8 10l3.5-3.5" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );

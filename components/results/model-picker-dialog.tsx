@@ -113,7 +113,13 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
   const noMatches = filter.trim() !== "" && shownCount === 0;
 
   return (
-    <PanelDialog open={open} onClose={onClose} title={title} testId="model-picker-dialog" widthClassName="w-[min(420px,calc(100vw-32px))] h-[min(640px,85vh)]">
+    <PanelDialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      testId="model-picker-dialog"
+      widthClassName="w-[min(420px,calc(100vw-32px))] h-[min(640px,85vh)]"
+    >
       <div className="shrink-0 border-b border-zinc-100 px-3 py-2">
         <input
           ref={filterRef}
@@ -146,13 +152,7 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
         )}
 
         {groups.map((group) => (
-          <ModelGroup
-            key={group.provider.id}
-            group={group}
-            current={current}
-            idPrefix={`${pickerId}-${group.provider.id}`}
-            onPick={pick}
-          />
+          <ModelGroup key={group.provider.id} group={group} current={current} idPrefix={`${pickerId}-${group.provider.id}`} onPick={pick} />
         ))}
 
         {notSetUp.length > 0 && (
@@ -222,7 +222,9 @@ function ModelGroup({
                   aria-label={`${model.provider} / ${model.model}`}
                   aria-describedby={context || detail ? detailId : undefined}
                   aria-current={isCurrent ? "true" : undefined}
-                  onClick={() => onPick({ provider: model.provider, model: model.model, label: model.label, description: model.description })}
+                  onClick={() =>
+                    onPick({ provider: model.provider, model: model.model, label: model.label, description: model.description })
+                  }
                   className="flex w-full flex-col items-stretch rounded-lg px-2 py-1.5 text-left hover:bg-accent-soft focus-visible:bg-accent-soft focus-visible:outline-offset-[-2px] aria-[current=true]:bg-accent-soft aria-[current=true]:ring-1 aria-[current=true]:ring-accent-line"
                 >
                   <span className="flex items-baseline gap-2">

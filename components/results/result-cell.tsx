@@ -73,8 +73,7 @@ export const ResultCell = memo(function ResultCell({
   const fade = useMetricFade(view.metric);
   const state = cell?.status ?? "not-run";
   const target = `row ${rowIndex + 1}, ${columnName}`;
-  const showOverlay =
-    overlayOpen && view.metric === "grade" && view.gradeMode === "grader" && !!cell?.graderOutput;
+  const showOverlay = overlayOpen && view.metric === "grade" && view.gradeMode === "grader" && !!cell?.graderOutput;
   const canRerun = !!cell && view.runActive && !view.readOnly && view.runId !== null && isCellFinished(cell.status);
   const tabIndex = focusable ? 0 : -1;
 

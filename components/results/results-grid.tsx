@@ -74,7 +74,10 @@ type PickerState = { kind: "add" } | { kind: "edit"; columnId: string; position:
 export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
   const { columns, rows, rowCount, preview, editDisabled, readOnly, runActive, metric, gradeMode, onRemoveColumn } = props;
   const runId = useRunStore((state) => state.run?.id ?? null);
-  const view = useMemo<GridView>(() => ({ metric, gradeMode, runActive, readOnly, runId }), [metric, gradeMode, runActive, readOnly, runId]);
+  const view = useMemo<GridView>(
+    () => ({ metric, gradeMode, runActive, readOnly, runId }),
+    [metric, gradeMode, runActive, readOnly, runId],
+  );
 
   const shownCount = preview ? Math.min(rows.length, PREVIEW_ROW_LIMIT) : Math.max(rows.length, rowCount);
   const windowed = shownCount > WINDOW_ROWS_ABOVE;
@@ -133,7 +136,8 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
   // first row in view (after rows or columns are removed, or the active row scrolled away).
   const activeRow = Math.min(active.row, Math.max(0, shownCount - 1));
   const activeColumn = Math.min(active.column, Math.max(0, columns.length - 1));
-  const tabStopRow = activeRow >= start && activeRow < end ? activeRow : Math.min(Math.max(rowRange.firstVisible, start), Math.max(0, end - 1));
+  const tabStopRow =
+    activeRow >= start && activeRow < end ? activeRow : Math.min(Math.max(rowRange.firstVisible, start), Math.max(0, end - 1));
 
   const onFocusCell = useCallback((row: number, column: number) => {
     setActive((current) => (current.row === row && current.column === column ? current : { row, column }));
@@ -193,7 +197,13 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
     moveFocus(next);
   }
 
-  const editDisabledReason = !editDisabled ? null : runActive ? "A run is active." : readOnly ? "This is a past run." : "Columns are locked.";
+  const editDisabledReason = !editDisabled
+    ? null
+    : runActive
+      ? "A run is active."
+      : readOnly
+        ? "This is a past run."
+        : "Columns are locked.";
   const openColumn = openCell ? columns[openCell.column] : undefined;
   const pickerTitle = picker?.kind === "edit" ? `Change model of column ${picker.position}` : "Add a model";
 
@@ -242,7 +252,12 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
                   editDisabledReason={editDisabledReason}
                   removable={columns.length > 1}
                   onEdit={() =>
-                    setPicker({ kind: "edit", columnId: column.id, position: index + 1, current: { provider: column.provider, model: column.model } })
+                    setPicker({
+                      kind: "edit",
+                      columnId: column.id,
+                      position: index + 1,
+                      current: { provider: column.provider, model: column.model },
+                    })
                   }
                   onRemove={() => onRemoveColumn(column.id)}
                 />
@@ -300,7 +315,11 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
         onClose={() => setPicker(null)}
       />
       <CellDialog
-        target={openCell && openColumn ? { row: openCell.row, runColumn: openColumn.runColumn, columnName: `${openColumn.provider} / ${openColumn.model}` } : null}
+        target={
+          openCell && openColumn
+            ? { row: openCell.row, runColumn: openColumn.runColumn, columnName: `${openColumn.provider} / ${openColumn.model}` }
+            : null
+        }
         rowValues={openCell ? rows[openCell.row] : undefined}
         view={view}
         onClose={() => setOpenCell(null)}

@@ -55,6 +55,11 @@ export function scrollTopToReveal({ row, scrollTop, viewportHeight, bodyTop, row
 }
 
 /** How many whole rows fit between the sticky header and footer: the Page Up/Down step. */
-export function rowsPerPage({ viewportHeight, headerHeight, footerHeight, rowHeight }: Omit<Reveal, "row" | "scrollTop" | "bodyTop">): number {
+export function rowsPerPage({
+  viewportHeight,
+  headerHeight,
+  footerHeight,
+  rowHeight,
+}: Omit<Reveal, "row" | "scrollTop" | "bodyTop">): number {
   return Math.max(1, Math.floor((viewportHeight - headerHeight - footerHeight) / rowHeight));
 }

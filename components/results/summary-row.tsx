@@ -38,10 +38,21 @@ function useThrottled<T>(value: T, ms: number): T {
 }
 
 /** The sticky last row: per model column, the average of the metric on screen. */
-export const SummaryRow = memo(function SummaryRow({ columns, view, rowIndex }: { columns: DraftColumn[]; view: GridView; rowIndex: number }) {
+export const SummaryRow = memo(function SummaryRow({
+  columns,
+  view,
+  rowIndex,
+}: {
+  columns: DraftColumn[];
+  view: GridView;
+  rowIndex: number;
+}) {
   // The cells change in place; `version` says when. Averages over every cell are recomputed at
   // most a few times a second, so a run streaming thousands of cells does not redo them per frame.
-  const version = useThrottled(useRunStore((state) => state.version), SUMMARY_REFRESH_MS);
+  const version = useThrottled(
+    useRunStore((state) => state.version),
+    SUMMARY_REFRESH_MS,
+  );
   const fade = useMetricFade(view.metric);
   const byColumn = useMemo(() => {
     const { cells, shownCellKeys } = useRunStore.getState();
@@ -49,7 +60,10 @@ export const SummaryRow = memo(function SummaryRow({ columns, view, rowIndex }: 
     // eslint-disable-next-line react-hooks/exhaustive-deps -- version is the cells' change marker
   }, [version]);
   const summaries = useMemo(
-    () => columns.map((column) => (column.runColumn === null ? null : summarizeColumn(byColumn.get(column.runColumn) ?? [], view.metric, view.gradeMode))),
+    () =>
+      columns.map((column) =>
+        column.runColumn === null ? null : summarizeColumn(byColumn.get(column.runColumn) ?? [], view.metric, view.gradeMode),
+      ),
     [byColumn, columns, view.metric, view.gradeMode],
   );
 
@@ -71,10 +85,7 @@ export const SummaryRow = memo(function SummaryRow({ columns, view, rowIndex }: 
           title={summaries[index]?.title ?? "This column has not run yet"}
           className="sticky bottom-0 z-10 h-12 border-y border-r border-zinc-200 bg-white px-3"
         >
-          <span
-            key={view.metric}
-            className={`flex items-center gap-2 ${fade}`}
-          >
+          <span key={view.metric} className={`flex items-center gap-2 ${fade}`}>
             <SummaryValue summary={summaries[index]} metric={view.metric} />
           </span>
         </td>

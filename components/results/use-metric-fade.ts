@@ -11,7 +11,5 @@ export function useMetricFade(metric: string): string {
   const [firstMetric] = useState(metric);
   const [switched, setSwitched] = useState(false);
   if (!switched && metric !== firstMetric) setSwitched(true);
-  return switched || metric !== firstMetric
-    ? "transition-opacity duration-150 starting:opacity-0 motion-reduce:transition-none"
-    : "";
+  return switched || metric !== firstMetric ? "transition-opacity duration-150 starting:opacity-0 motion-reduce:transition-none" : "";
 }

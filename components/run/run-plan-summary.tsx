@@ -40,7 +40,10 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
       return;
     }
     const controller = new AbortController();
-    setState((current) => ({ kind: "loading", previous: current.kind === "ready" ? current.plan : current.kind === "loading" ? current.previous : null }));
+    setState((current) => ({
+      kind: "loading",
+      previous: current.kind === "ready" ? current.plan : current.kind === "loading" ? current.previous : null,
+    }));
     const timer = setTimeout(() => {
       estimateRun(JSON.parse(requestKey) as CreateRunInput, controller.signal)
         .then((plan) => setState({ kind: "ready", plan }))
@@ -62,7 +65,10 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
     <div className="flex min-w-0 flex-col gap-1.5" data-testid="run-plan" aria-busy={state.kind === "loading"}>
       <div className="flex min-w-0 items-start gap-2">
         <PlanIcon />
-        <p aria-live="polite" className={`min-w-0 flex-1 text-sm leading-5 tabular-nums ${state.kind === "loading" ? "text-zinc-500" : "text-zinc-800"}`}>
+        <p
+          aria-live="polite"
+          className={`min-w-0 flex-1 text-sm leading-5 tabular-nums ${state.kind === "loading" ? "text-zinc-500" : "text-zinc-800"}`}
+        >
           {state.kind === "error" ? (
             <span className="text-zinc-600">No estimate: {state.message}</span>
           ) : plan ? (
@@ -82,7 +88,14 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
             className="-my-0.5 inline-flex h-6 shrink-0 items-center gap-1 rounded px-1.5 text-xs font-medium text-accent-strong hover:bg-accent-soft"
           >
             {expanded ? "Hide details" : "Details"}
-            <svg aria-hidden="true" viewBox="0 0 16 16" className={`size-3 ${expanded ? "rotate-180" : ""}`} fill="none" stroke="currentColor" strokeWidth="1.8">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 16 16"
+              className={`size-3 ${expanded ? "rotate-180" : ""}`}
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.8"
+            >
               <path d="M4 6l4 4 4-4" strokeLinecap="round" strokeLinejoin="round" />
             </svg>
           </button>
@@ -98,11 +111,21 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
           <caption className="sr-only">Estimate per model</caption>
           <thead>
             <tr className="text-zinc-500">
-              <th scope="col" className="py-0.5 pr-2 font-medium">Model</th>
-              <th scope="col" className="py-0.5 pr-2 text-right font-medium">Cells</th>
-              <th scope="col" className="py-0.5 pr-2 text-right font-medium">In</th>
-              <th scope="col" className="py-0.5 pr-2 text-right font-medium">Out</th>
-              <th scope="col" className="py-0.5 text-right font-medium">Est. cost</th>
+              <th scope="col" className="py-0.5 pr-2 font-medium">
+                Model
+              </th>
+              <th scope="col" className="py-0.5 pr-2 text-right font-medium">
+                Cells
+              </th>
+              <th scope="col" className="py-0.5 pr-2 text-right font-medium">
+                In
+              </th>
+              <th scope="col" className="py-0.5 pr-2 text-right font-medium">
+                Out
+              </th>
+              <th scope="col" className="py-0.5 text-right font-medium">
+                Est. cost
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -153,7 +176,14 @@ function describeModel(model: ModelEstimate): string {
 
 function PlanIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-[3px] size-3.5 shrink-0 text-zinc-500" fill="none" stroke="currentColor" strokeWidth="1.5">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mt-[3px] size-3.5 shrink-0 text-zinc-500"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+    >
       <circle cx="8" cy="8" r="6" />
       <path d="M8 4.5v3.7l2.3 1.4" strokeLinecap="round" />
     </svg>

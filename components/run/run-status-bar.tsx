@@ -98,9 +98,7 @@ function ToolbarButton({
   tone?: "normal" | "danger";
 }) {
   const toneClass =
-    tone === "danger"
-      ? "text-red-700 hover:border-red-300 hover:bg-red-50"
-      : "text-zinc-800 hover:border-accent hover:bg-accent-soft";
+    tone === "danger" ? "text-red-700 hover:border-red-300 hover:bg-red-50" : "text-zinc-800 hover:border-accent hover:bg-accent-soft";
   return (
     <button
       type="button"

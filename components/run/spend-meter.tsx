@@ -39,7 +39,10 @@ export function SpendMeter() {
       ) : null}
       <span className={`shrink-0 ${over ? "font-medium text-amber-800" : ""}`}>{text}</span>
       {someUnknown && (
-        <span className="truncate text-xs text-amber-700" title="Some answered cells have no price for their model; add one in Settings → Prices.">
+        <span
+          className="truncate text-xs text-amber-700"
+          title="Some answered cells have no price for their model; add one in Settings → Prices."
+        >
           cost unknown for some cells
         </span>
       )}

@@ -32,8 +32,8 @@ export function ClearCacheSection() {
       </h2>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-zinc-700">
-          A run sending the same input to the same model with the same parameters is answered from the cache, free and
-          marked “cached”. Re-running a cell always calls the model.
+          A run sending the same input to the same model with the same parameters is answered from the cache, free and marked “cached”.
+          Re-running a cell always calls the model.
         </p>
         <SettingsButton onClick={clear} disabled={busy}>
           {busy ? "Clearing…" : "Clear cache"}

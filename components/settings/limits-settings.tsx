@@ -34,8 +34,8 @@ export function LimitsSettings() {
       <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
         <GaugeIcon />
         <p>
-          Runs call each provider at most this hard, across all your runs. Leave a field empty for no limit. When a
-          provider answers 429, Parallaxr lowers its concurrency for a while and says so here.
+          Runs call each provider at most this hard, across all your runs. Leave a field empty for no limit. When a provider answers 429,
+          Parallaxr lowers its concurrency for a while and says so here.
         </p>
       </div>
 
@@ -64,7 +64,14 @@ export function LimitsSettings() {
 
 function GaugeIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-accent-strong" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mt-0.5 size-4 shrink-0 text-accent-strong"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
       <path d="M2.5 11a5.5 5.5 0 1 1 11 0" strokeLinecap="round" />
       <path d="M8 11l2.5-3" strokeLinecap="round" />
     </svg>

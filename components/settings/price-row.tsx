@@ -70,7 +70,14 @@ export function PriceRow({ price, startEditing, onChanged }: PriceRowProps) {
         </div>
         {editing ? (
           <>
-            <PriceInput id={`${id}-in`} label={`Input price for ${name}`} value={input} onChange={setInput} inputRef={inputRef} invalid={!!error} />
+            <PriceInput
+              id={`${id}-in`}
+              label={`Input price for ${name}`}
+              value={input}
+              onChange={setInput}
+              inputRef={inputRef}
+              invalid={!!error}
+            />
             <PriceInput id={`${id}-out`} label={`Output price for ${name}`} value={output} onChange={setOutput} invalid={!!error} />
             <div className="flex justify-end gap-2">
               <SettingsButton

@@ -51,7 +51,12 @@ export function PricesSettings() {
     const key = priceKey(price);
     setOverrideError(null);
     try {
-      await savePrice({ provider: price.provider, model: price.model, inputPerMTok: price.inputPerMTok, outputPerMTok: price.outputPerMTok });
+      await savePrice({
+        provider: price.provider,
+        model: price.model,
+        inputPerMTok: price.inputPerMTok,
+        outputPerMTok: price.outputPerMTok,
+      });
       setEditingKey(key);
       load();
     } catch (reason) {
@@ -66,8 +71,8 @@ export function PricesSettings() {
       <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
         <TagIcon />
         <p>
-          Costs and run estimates use these prices, in dollars per million tokens. A price of yours wins over the
-          reference list below; a model with neither is shown as unpriced, never as free.
+          Costs and run estimates use these prices, in dollars per million tokens. A price of yours wins over the reference list below; a
+          model with neither is shown as unpriced, never as free.
         </p>
       </div>
 
@@ -270,7 +275,14 @@ function AddPriceRow({ providers, onAdded }: { providers: string[]; onAdded(): v
 
 function TagIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-accent-strong" fill="none" stroke="currentColor" strokeWidth="1.6">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mt-0.5 size-4 shrink-0 text-accent-strong"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
       <path d="M2.5 2.5h5l6 6-5 5-6-6z" strokeLinejoin="round" />
       <circle cx="5.5" cy="5.5" r="1" fill="currentColor" />
     </svg>

@@ -21,7 +21,11 @@ const HINTS: Record<string, ProviderKeyHints> = {
     testModel: "openai/gpt-4o-mini",
   },
   groq: { keyPlaceholder: "gsk_…", baseUrlPlaceholder: "https://api.groq.com/openai/v1", testModel: "llama-3.1-8b-instant" },
-  gemini: { keyPlaceholder: "AIza…", baseUrlPlaceholder: "https://generativelanguage.googleapis.com/v1beta", testModel: "gemini-2.0-flash" },
+  gemini: {
+    keyPlaceholder: "AIza…",
+    baseUrlPlaceholder: "https://generativelanguage.googleapis.com/v1beta",
+    testModel: "gemini-2.0-flash",
+  },
   ollama: { keyPlaceholder: "Only behind a proxy", baseUrlPlaceholder: "http://localhost:11434", testModel: "llama3.2" },
   "openai-compatible": {
     keyPlaceholder: "If the server asks for one",

@@ -68,7 +68,8 @@ export function ProviderKeyRow({ provider, stored, onStoredChange }: ProviderKey
     const apiKey = input.value.trim();
     const url = baseUrl.trim();
     if (!apiKey && !keyOptional) {
-      const again = stored && takesBaseUrl ? " The stored key is never sent back to this page, so it is needed again to change the base URL." : "";
+      const again =
+        stored && takesBaseUrl ? " The stored key is never sent back to this page, so it is needed again to change the base URL." : "";
       setError({ field: "apiKey", message: `Paste a ${provider.label} key first.${again}` });
       input.focus();
       return;

@@ -4,10 +4,7 @@ type ErrorAlertProps = { message: string | null; onDismiss(): void };
 export function ErrorAlert({ message, onDismiss }: ErrorAlertProps) {
   if (!message) return null;
   return (
-    <div
-      role="alert"
-      className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800"
-    >
+    <div role="alert" className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
       <p className="min-w-0 flex-1 break-words">{message}</p>
       <button
         type="button"

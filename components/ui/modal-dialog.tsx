@@ -28,8 +28,7 @@ const WIDTHS = {
 };
 
 /** What Tab may land on; keepTabInDialog filters out the hidden and disabled ones. */
-const TABBABLE =
-  'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex], [contenteditable="true"]';
+const TABBABLE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex], [contenteditable="true"]';
 
 /**
  * onKeyDown for a modal <dialog>: Tab from its last control goes to its first, Shift+Tab from its
@@ -119,10 +118,7 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
           {children != null && <div className="mt-2 min-h-0 flex-1 overflow-auto text-sm text-zinc-700">{children}</div>}
           {footer === undefined ? (
             <form method="dialog" className="mt-5 flex justify-end">
-              <button
-                autoFocus
-                className="h-8 rounded-lg bg-accent-strong px-4 text-sm font-medium text-white hover:bg-accent-stronger"
-              >
+              <button autoFocus className="h-8 rounded-lg bg-accent-strong px-4 text-sm font-medium text-white hover:bg-accent-stronger">
                 OK
               </button>
             </form>

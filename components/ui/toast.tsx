@@ -69,7 +69,14 @@ function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
 
 function CheckIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-emerald-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mt-0.5 size-4 shrink-0 text-emerald-600"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
       <circle cx="8" cy="8" r="6.25" />
       <path d="M5.5 8.2l1.7 1.7 3.3-3.6" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
@@ -78,7 +85,14 @@ function CheckIcon() {
 
 function ErrorIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="mt-0.5 size-4 shrink-0 text-red-600" fill="none" stroke="currentColor" strokeWidth="1.8">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="mt-0.5 size-4 shrink-0 text-red-600"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+    >
       <circle cx="8" cy="8" r="6.25" />
       <path d="M8 4.75v3.75M8 11v.25" strokeLinecap="round" />
     </svg>

@@ -88,15 +88,20 @@ export function traceFrameStats(traceJson: string): FrameStats {
   const parsed = JSON.parse(traceJson) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
   const mainThreads = new Set(
-    events.filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain").map((event) => `${event.pid}:${event.tid}`),
+    events
+      .filter((event) => event.name === "thread_name" && event.args?.name === "CrRendererMain")
+      .map((event) => `${event.pid}:${event.tid}`),
   );
   const draws = events
     .filter((event) => event.name === "DrawFrame" && event.ph !== "E")
     .map((event) => event.ts)
     .sort((left, right) => left - right);
   const gaps = draws.slice(1).map((ts, index) => (ts - draws[index]) / 1000);
-  const mainTasks = events.filter((event) => TASK_EVENTS.has(event.name) && event.ph === "X" && mainThreads.has(`${event.pid}:${event.tid}`));
-  if (mainTasks.length === 0) throw new Error("The trace has no task of the renderer's main thread: record it with FRAME_TRACE_CATEGORIES.");
+  const mainTasks = events.filter(
+    (event) => TASK_EVENTS.has(event.name) && event.ph === "X" && mainThreads.has(`${event.pid}:${event.tid}`),
+  );
+  if (mainTasks.length === 0)
+    throw new Error("The trace has no task of the renderer's main thread: record it with FRAME_TRACE_CATEGORIES.");
   const tasks = mainTasks.filter((event) => (event.dur ?? 0) > 50_000).map((event) => event.dur! / 1000);
   return summarize(
     gaps,

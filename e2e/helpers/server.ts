@@ -16,13 +16,34 @@ export interface TestServer {
  * Starts the built app on port with its own PGlite folder, and resolves once /api/v1/health
  * answers. extraEnv reaches the server (e.g. MOCK_CALL_LOG).
  */
-export async function startTestServer({ port, dataDir, extraEnv = {} }: { port: number; dataDir: string; extraEnv?: Record<string, string> }): Promise<TestServer> {
-  const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "120000"], {
-    cwd: root,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARALLAXR_DATA_DIR: dataDir, ...extraEnv },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+export async function startTestServer({
+  port,
+  dataDir,
+  extraEnv = {},
+}: {
+  port: number;
+  dataDir: string;
+  extraEnv?: Record<string, string>;
+}): Promise<TestServer> {
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+      "--keepAliveTimeout",
+      "120000",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", PARALLAXR_DATA_DIR: dataDir, ...extraEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

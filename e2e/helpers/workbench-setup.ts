@@ -17,10 +17,17 @@ async function ok<T>(response: Awaited<ReturnType<APIRequestContext["get"]>>): P
   return (await response.json()) as T;
 }
 
-export async function createPrompt(request: APIRequestContext, input: { name?: string; text: string; type?: "generator" | "grader" }): Promise<PromptInfo> {
+export async function createPrompt(
+  request: APIRequestContext,
+  input: { name?: string; text: string; type?: "generator" | "grader" },
+): Promise<PromptInfo> {
   return ok(
     await request.post("/api/v1/prompts", {
-      data: { name: input.name ?? uniqueName(input.type === "grader" ? "Grader" : "Prompt"), text: input.text, type: input.type ?? "generator" },
+      data: {
+        name: input.name ?? uniqueName(input.type === "grader" ? "Grader" : "Prompt"),
+        text: input.text,
+        type: input.type ?? "generator",
+      },
     }),
   );
 }
@@ -66,14 +73,26 @@ export async function waitForSetup(page: Page): Promise<void> {
  */
 export async function openFreshWorkbench(
   page: Page,
-  options: { text: string; rows?: Record<string, string>[]; datasetName?: string; grader?: string; columns?: ColumnSetup[]; query?: string },
+  options: {
+    text: string;
+    rows?: Record<string, string>[];
+    datasetName?: string;
+    grader?: string;
+    columns?: ColumnSetup[];
+    query?: string;
+  },
 ): Promise<{ prompt: PromptInfo; grader: PromptInfo | null; datasetId: string | null }> {
   const request = page.request;
   await seedExamples(request);
   const prompt = await createPrompt(request, { text: options.text });
   const grader = options.grader ? await createPrompt(request, { text: options.grader, type: "grader" }) : null;
   const dataset = options.rows ? await createDataset(request, options.datasetName ?? uniqueName("rows") + ".csv", options.rows) : null;
-  await setWorkbench(request, { activePromptId: prompt.id, datasetId: dataset?.id ?? null, graderPromptId: grader?.id ?? null, columns: options.columns });
+  await setWorkbench(request, {
+    activePromptId: prompt.id,
+    datasetId: dataset?.id ?? null,
+    graderPromptId: grader?.id ?? null,
+    columns: options.columns,
+  });
   await page.goto(`/${options.query ?? ""}`);
   await expect(page.getByTestId("prompt-name")).toHaveText(prompt.name);
   await waitForSetup(page);

@@ -57,7 +57,10 @@ export const cellSchema = z.strictObject({
 
 /** Cells per status. */
 export const cellCountsSchema = z.strictObject(
-  Object.fromEntries(cellStatusSchema.options.map((status) => [status, z.number()])) as Record<z.infer<typeof cellStatusSchema>, z.ZodNumber>,
+  Object.fromEntries(cellStatusSchema.options.map((status) => [status, z.number()])) as Record<
+    z.infer<typeof cellStatusSchema>,
+    z.ZodNumber
+  >,
 );
 
 /** A run without its cells (what the event stream's run events carry). */

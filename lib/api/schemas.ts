@@ -80,7 +80,11 @@ const userObject = z.record(z.string().max(200), z.unknown()).superRefine((value
   }
   const bytes = utf8.encode(JSON.stringify(value)).byteLength;
   if (bytes > MAX_PARAMS_BYTES) {
-    context.addIssue({ code: "custom", message: `is ${bytes.toLocaleString("en-US")} bytes as JSON, over the ${MAX_PARAMS_BYTES.toLocaleString("en-US")} allowed`, input: value });
+    context.addIssue({
+      code: "custom",
+      message: `is ${bytes.toLocaleString("en-US")} bytes as JSON, over the ${MAX_PARAMS_BYTES.toLocaleString("en-US")} allowed`,
+      input: value,
+    });
   }
 });
 
@@ -96,7 +100,9 @@ const cellValue = z.union([z.string().max(MAX_CELL_CHARS), z.number(), z.boolean
 /** A dataset row: column name to value. */
 const datasetRow = z
   .record(z.string().max(MAX_COLUMN_NAME), cellValue)
-  .refine((row) => Object.keys(row).length <= MAX_COLUMNS, { message: `a row may have at most ${MAX_COLUMNS.toLocaleString("en-US")} columns` });
+  .refine((row) => Object.keys(row).length <= MAX_COLUMNS, {
+    message: `a row may have at most ${MAX_COLUMNS.toLocaleString("en-US")} columns`,
+  });
 
 /** Body of POST /api/v1/runs: inline prompt and rows, or ids of a stored prompt and dataset. */
 export const createRunSchema = envelope({
@@ -161,7 +167,10 @@ export const createDatasetSchema = envelope({
 export const saveProviderKeySchema = envelope({
   apiKey: z.string().trim().min(8, "this is too short to be an API key (8 characters at least)").max(4096).optional(),
   baseUrl: z.url({ message: "baseUrl must be a URL such as http://localhost:1234/v1" }).max(2048).optional().nullable(),
-}).refine((body) => body.apiKey !== undefined || body.baseUrl != null, { path: ["apiKey"], message: "give an API key, a base URL, or both" });
+}).refine((body) => body.apiKey !== undefined || body.baseUrl != null, {
+  path: ["apiKey"],
+  message: "give an API key, a base URL, or both",
+});
 
 /** Path parameters naming a provider. */
 export const providerParamsSchema = envelope({
@@ -207,7 +216,10 @@ export const updateWorkbenchSchema = envelope({
   activePromptId: z.uuid().nullable().optional(),
   datasetId: z.uuid().nullable().optional(),
   graderPromptId: z.uuid().nullable().optional(),
-  columns: z.array(runModelSchema.extend({ params: userObject.default({}) })).max(4).optional(),
+  columns: z
+    .array(runModelSchema.extend({ params: userObject.default({}) }))
+    .max(4)
+    .optional(),
 }).refine((body) => Object.values(body).some((value) => value !== undefined), {
   message: "give activePromptId, datasetId, graderPromptId or columns",
   path: ["activePromptId"],

@@ -32,7 +32,9 @@ export function readAccessConfig(env: Environment = process.env): AccessConfig {
     try {
       publicUrl = new URL(env.PARALLAXR_PUBLIC_URL);
     } catch {
-      throw new Error(`PARALLAXR_PUBLIC_URL is not a URL: "${env.PARALLAXR_PUBLIC_URL}". Give the address people open, such as https://parallaxr.example.com.`);
+      throw new Error(
+        `PARALLAXR_PUBLIC_URL is not a URL: "${env.PARALLAXR_PUBLIC_URL}". Give the address people open, such as https://parallaxr.example.com.`,
+      );
     }
   }
   const allowedHosts = (env.PARALLAXR_ALLOWED_HOSTS ?? "")
@@ -62,7 +64,12 @@ export function isWildcardAddress(host: string): boolean {
  * when it listens there or everywhere, else the named address.
  */
 export function localServerUrl(bindHost: string, port: number | string): string {
-  const host = isWildcardAddress(bindHost) || isLoopbackHostname(bindHost) ? "127.0.0.1" : bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost}]` : bindHost;
+  const host =
+    isWildcardAddress(bindHost) || isLoopbackHostname(bindHost)
+      ? "127.0.0.1"
+      : bindHost.includes(":") && !bindHost.startsWith("[")
+        ? `[${bindHost}]`
+        : bindHost;
   return `http://${host}:${port}`;
 }
 

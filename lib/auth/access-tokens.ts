@@ -12,7 +12,9 @@ export interface CreatedAccessToken {
 /** Makes an access token for userId; only its hash is stored. */
 export async function createAccessToken(db: Database, { userId, name }: { userId: string; name: string }): Promise<CreatedAccessToken> {
   const token = generateAccessToken();
-  const summary = await asUser(db, userId, (tx) => insertAccessToken(tx, { name, tokenHash: hashAccessToken(token), last4: token.slice(-4) }));
+  const summary = await asUser(db, userId, (tx) =>
+    insertAccessToken(tx, { name, tokenHash: hashAccessToken(token), last4: token.slice(-4) }),
+  );
   return { token, summary };
 }
 
@@ -22,6 +24,9 @@ export function listUserAccessTokens(db: Database, { userId }: { userId: string 
 }
 
 /** Revokes userId's token named by its id (or first 8 characters) or its name; answers the revoked ones. */
-export function revokeUserAccessToken(db: Database, { userId, idOrName }: { userId: string; idOrName: string }): Promise<AccessTokenSummary[]> {
+export function revokeUserAccessToken(
+  db: Database,
+  { userId, idOrName }: { userId: string; idOrName: string },
+): Promise<AccessTokenSummary[]> {
   return asUser(db, userId, (tx) => revokeAccessToken(tx, { idOrName }));
 }

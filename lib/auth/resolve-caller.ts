@@ -27,7 +27,8 @@ export async function resolveCaller(
   if (token !== null && controlToken !== null && sameSecret(token, controlToken)) return { userId: localUserId };
   if (token !== null) {
     const userId = looksLikeAccessToken(token) ? await findTokenUser(db, { tokenHash: hashAccessToken(token) }) : null;
-    if (!userId) throw new UnauthorizedError("This access token is unknown or revoked. Create one with `parallaxr token create` and sign in again.");
+    if (!userId)
+      throw new UnauthorizedError("This access token is unknown or revoked. Create one with `parallaxr token create` and sign in again.");
     return { userId };
   }
   if (access.tokensRequired) {

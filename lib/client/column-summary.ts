@@ -94,12 +94,11 @@ export function summarizeColumn(cells: Cell[], metric: MetricView, gradeMode: Gr
     case "cost": {
       const priced = finished.flatMap((cell) => (cell.costUsd === null ? [] : [cell.costUsd]));
       // A cell that called a model but has no price is unknown, not free: say how many there are.
-      const unpriced = finished.filter(
-        (cell) => cell.costUsd === null && (cell.tokensIn !== null || cell.tokensOut !== null),
-      ).length;
+      const unpriced = finished.filter((cell) => cell.costUsd === null && (cell.tokensIn !== null || cell.tokensOut !== null)).length;
       const mean = average(priced);
       const total = priced.reduce((sum, value) => sum + value, 0);
-      const parts = priced.length === 0 ? ["No priced cells"] : [`Average cost per cell; total ${formatUsd(total)} over ${cellCount(priced.length)}`];
+      const parts =
+        priced.length === 0 ? ["No priced cells"] : [`Average cost per cell; total ${formatUsd(total)} over ${cellCount(priced.length)}`];
       if (unpriced > 0) parts.push(`${cellCount(unpriced)} without a price`);
       return {
         value: mean === null ? NOTHING : formatUsd(mean),

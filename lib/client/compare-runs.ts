@@ -56,7 +56,13 @@ function modelKey({ provider, model }: { provider: string; model: string }): str
   return `${provider}\u0000${model}`;
 }
 
-function change(provider: string, model: string, occurrence: number, before: RunModelStats | null, after: RunModelStats | null): ModelChange {
+function change(
+  provider: string,
+  model: string,
+  occurrence: number,
+  before: RunModelStats | null,
+  after: RunModelStats | null,
+): ModelChange {
   const difference = (read: (stats: RunModelStats) => number | null) => {
     const from = before ? read(before) : null;
     const to = after ? read(after) : null;

@@ -10,17 +10,14 @@ export type ParseRequest = { file: Blob; name: string };
 
 /** A failure as plain data: a parse error with its parts, or a file that could not be read. */
 export type WorkerFailure =
-  | { kind: "parse"; file: string; row: number | null; problem: string; hint: string }
-  | { kind: "read"; file: string; reason: string };
+  { kind: "parse"; file: string; row: number | null; problem: string; hint: string } | { kind: "read"; file: string; reason: string };
 
 /**
  * Worker to page: rows in slices (each message is one short task on the page, so taking in a
  * large file never blocks it for long), then the headers when all rows are sent, or a failure.
  */
 export type ParseResponse =
-  | { type: "rows"; rows: Record<string, string>[] }
-  | { type: "done"; headers: string[] }
-  | { type: "failed"; failure: WorkerFailure };
+  { type: "rows"; rows: Record<string, string>[] } | { type: "done"; headers: string[] } | { type: "failed"; failure: WorkerFailure };
 
 /**
  * Rows per message. Measured in Node 20 (same V8 serializer as Chrome) on 5-column rows of

@@ -41,10 +41,7 @@ export async function datasetUploadBlob(input: DatasetUpload): Promise<Blob> {
  * The JSON text of `{name, headers, rows}` in parts of at most `rowsPerPart` rows; joined, the
  * parts equal JSON.stringify of the same object.
  */
-export function* datasetUploadParts(
-  input: DatasetUpload,
-  rowsPerPart = 5_000,
-): Generator<string> {
+export function* datasetUploadParts(input: DatasetUpload, rowsPerPart = 5_000): Generator<string> {
   yield `{"name":${JSON.stringify(input.name)},"headers":${JSON.stringify(input.headers)},"rows":[`;
   for (let start = 0; start < input.rows.length; start += rowsPerPart) {
     const slice = JSON.stringify(input.rows.slice(start, start + rowsPerPart));

@@ -93,9 +93,7 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
   },
 
   removeColumn(id) {
-    set((state) =>
-      state.columns.length <= 1 ? state : { columns: state.columns.filter((column) => column.id !== id) },
-    );
+    set((state) => (state.columns.length <= 1 ? state : { columns: state.columns.filter((column) => column.id !== id) }));
   },
 
   editColumn(id, { provider, model }) {

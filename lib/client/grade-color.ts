@@ -13,9 +13,7 @@ const GREEN_HUE = 142;
 export function gradeHue(value: number): number {
   const grade = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
   // Two legs, so the middle of the scale is a clear amber rather than a muddy yellow-green.
-  return grade <= 0.5
-    ? RED_HUE + (AMBER_HUE - RED_HUE) * (grade / 0.5)
-    : AMBER_HUE + (GREEN_HUE - AMBER_HUE) * ((grade - 0.5) / 0.5);
+  return grade <= 0.5 ? RED_HUE + (AMBER_HUE - RED_HUE) * (grade / 0.5) : AMBER_HUE + (GREEN_HUE - AMBER_HUE) * ((grade - 0.5) / 0.5);
 }
 
 /** The badge colours for a grade in 0..1. */

@@ -35,4 +35,3 @@ export function testKey({ provider, model }: { provider: string } & TestProvider
 function keyPath(provider: string): string {
   return `/api/v1/keys/${encodeURIComponent(provider)}`;
 }
-

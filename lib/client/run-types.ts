@@ -12,14 +12,7 @@ export type ModelOption = { provider: string; model: string; label: string; desc
 export type { CreateRunInput } from "@/lib/api/schemas";
 
 const ACTIVE_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["planned", "queued", "running", "paused"]);
-const FINISHED_CELL_STATUSES: ReadonlySet<CellStatus> = new Set([
-  "ok",
-  "warning",
-  "error",
-  "malformed",
-  "skipped",
-  "cancelled",
-]);
+const FINISHED_CELL_STATUSES: ReadonlySet<CellStatus> = new Set(["ok", "warning", "error", "malformed", "skipped", "cancelled"]);
 
 /** True while a run may still change: planned, queued, running or paused. */
 export function isRunActive(status: RunStatus): boolean {

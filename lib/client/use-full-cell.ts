@@ -33,5 +33,9 @@ export function useFullCell(cell: Cell, runId: string | null): { cell: Cell; loa
   if (!needed) return { cell, loading: false, error: null };
   if (loaded?.key !== key) return { cell, loading: true, error: null };
   if ("error" in loaded) return { cell, loading: false, error: loaded.error };
-  return { cell: { ...cell, output: loaded.output, outputParsed: loaded.outputParsed, outputTruncated: false }, loading: false, error: null };
+  return {
+    cell: { ...cell, output: loaded.output, outputParsed: loaded.outputParsed, outputTruncated: false },
+    loading: false,
+    error: null,
+  };
 }

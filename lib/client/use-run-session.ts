@@ -85,29 +85,33 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         pending = [];
         store.applyCells(batch);
       };
-      const stop = subscribeToRun(runId, {
-        onCell: (cell) => {
-          pending.push(cell);
-          frame ??= requestAnimationFrame(flush);
+      const stop = subscribeToRun(
+        runId,
+        {
+          onCell: (cell) => {
+            pending.push(cell);
+            frame ??= requestAnimationFrame(flush);
+          },
+          onRun: (summary) => {
+            flush();
+            store.applyRun(summary);
+          },
+          onEnd: (summary) => {
+            flush();
+            store.applyRun(summary);
+            stopFollowingRef.current = null;
+            setConnection(null);
+            // One last snapshot, in case the stream ended before every final cell reached us.
+            getRun({ id: runId })
+              .then((run) => {
+                if (useRunStore.getState().run?.id === runId) useRunStore.getState().loadRun(run);
+              })
+              .catch(() => {});
+          },
+          onConnectionChange: setConnection,
         },
-        onRun: (summary) => {
-          flush();
-          store.applyRun(summary);
-        },
-        onEnd: (summary) => {
-          flush();
-          store.applyRun(summary);
-          stopFollowingRef.current = null;
-          setConnection(null);
-          // One last snapshot, in case the stream ended before every final cell reached us.
-          getRun({ id: runId })
-            .then((run) => {
-              if (useRunStore.getState().run?.id === runId) useRunStore.getState().loadRun(run);
-            })
-            .catch(() => {});
-        },
-        onConnectionChange: setConnection,
-      }, afterSeq);
+        afterSeq,
+      );
       stopFollowingRef.current = () => {
         stop();
         if (frame !== null) cancelAnimationFrame(frame);

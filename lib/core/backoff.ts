@@ -14,13 +14,7 @@ export function retryDelayMs(input: {
   capMs?: number;
   random?: () => number;
 }): number {
-  const {
-    attempt,
-    retryAfterMs,
-    baseMs = DEFAULT_BASE_MS,
-    capMs = MAX_RETRY_DELAY_MS,
-    random = Math.random,
-  } = input;
+  const { attempt, retryAfterMs, baseMs = DEFAULT_BASE_MS, capMs = MAX_RETRY_DELAY_MS, random = Math.random } = input;
   if (!Number.isInteger(attempt) || attempt < 1) {
     throw new RangeError(`attempt must be an integer of at least 1; got ${attempt}`);
   }
@@ -71,14 +65,7 @@ function parseHttpDate(value: string, now: Date): number | null {
   return null;
 }
 
-function utc(
-  year: string,
-  monthName: string,
-  day: string,
-  hours: string,
-  minutes: string,
-  seconds: string,
-): number | null {
+function utc(year: string, monthName: string, day: string, hours: string, minutes: string, seconds: string): number | null {
   const month = MONTHS.indexOf(monthName.toLowerCase());
   if (month === -1 || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 60) return null;
   // Date.UTC rolls impossible dates over (31 Feb becomes 3 Mar); such a header is unreadable.

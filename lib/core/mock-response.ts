@@ -21,11 +21,7 @@ export function pythonDictRepr(obj: Record<string, string>): string {
 }
 
 /** The mock provider's echo, byte for byte the format in the experiments spec. */
-export function formatMockResponse(input: {
-  model: string;
-  variables: Record<string, string>;
-  input: string;
-}): string {
+export function formatMockResponse(input: { model: string; variables: Record<string, string>; input: string }): string {
   return [
     "MOCK RESPONSE",
     `Input tokens: ${estimateTokens(input.input)}`,

@@ -5,11 +5,7 @@ export type PlannedCell = { rowIndex: number; columnIndex: number; trial: number
  * Every cell of a run in row-major order (row 0 col 0, row 0 col 1, ...), trials innermost and
  * numbered from 0, so results fill the grid top to bottom as they arrive.
  */
-export function planCells(input: {
-  rowCount: number;
-  columnCount: number;
-  trials?: number;
-}): PlannedCell[] {
+export function planCells(input: { rowCount: number; columnCount: number; trials?: number }): PlannedCell[] {
   const { rowCount, columnCount, trials = 1 } = input;
   assertCount("rowCount", rowCount, 0);
   assertCount("columnCount", columnCount, 0);

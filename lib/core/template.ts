@@ -26,10 +26,7 @@ export function detectVariables(text: string): string[] {
  * Replaces every placeholder whose variable has a value, in a single pass: a value that itself
  * contains `{{x}}` is inserted literally, never expanded again.
  */
-export function renderTemplate(
-  text: string,
-  variables: Record<string, TemplateValue>,
-): RenderedTemplate {
+export function renderTemplate(text: string, variables: Record<string, TemplateValue>): RenderedTemplate {
   const missing = new Set<string>();
   const rendered = text.replace(placeholderPattern(), (placeholder, name: string) => {
     // Own properties only, so a prompt mentioning {{constructor}} is not filled from Object.prototype.

@@ -12,7 +12,10 @@ export interface TokenizerSample {
  * tokenizer takes about a second per few MB here, so the planner never tokenizes a whole
  * 6 GB run; the sample's ratio of real to estimated tokens scales the estimate of the rest.
  */
-export function chooseTokenizerSample(rowLengths: ArrayLike<number>, { maxRows, maxChars }: { maxRows: number; maxChars: number }): TokenizerSample {
+export function chooseTokenizerSample(
+  rowLengths: ArrayLike<number>,
+  { maxRows, maxChars }: { maxRows: number; maxChars: number },
+): TokenizerSample {
   let total = 0;
   for (let index = 0; index < rowLengths.length && total <= maxChars; index++) total += rowLengths[index];
   if (rowLengths.length <= maxRows && total <= maxChars) {

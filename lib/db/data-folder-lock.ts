@@ -28,7 +28,8 @@ export function readFolderLock(pgliteFolder: string): FolderLock | null {
     return null;
   }
   let lock: FolderLock | null = null;
-  if (/^\d+$/.test(text)) lock = { pid: Number(text) }; // the format before addresses were recorded
+  if (/^\d+$/.test(text))
+    lock = { pid: Number(text) }; // the format before addresses were recorded
   else {
     try {
       const parsed = JSON.parse(text) as FolderLock;

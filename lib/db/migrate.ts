@@ -15,7 +15,9 @@ const migrationLockKey = 7_316_221;
  * Returns the names applied now.
  */
 export async function migrate(db: Database, { dir = migrationsDir }: { dir?: string } = {}): Promise<string[]> {
-  const files = readdirSync(/*turbopackIgnore: true*/ dir).filter((name) => name.endsWith(".sql")).sort();
+  const files = readdirSync(/*turbopackIgnore: true*/ dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     // Two workers starting together must not both apply 0001 (nor both create the bookkeeping
@@ -28,9 +30,7 @@ export async function migrate(db: Database, { dir = migrationsDir }: { dir?: str
         applied_at timestamptz not null default now()
       );
     `);
-    const done = new Set(
-      (await tx.query<{ name: string }>("select name from parallaxr.schema_migrations")).rows.map((row) => row.name),
-    );
+    const done = new Set((await tx.query<{ name: string }>("select name from parallaxr.schema_migrations")).rows.map((row) => row.name));
     for (const name of files) {
       if (done.has(name)) continue;
       const file = path.join(/*turbopackIgnore: true*/ dir, name);

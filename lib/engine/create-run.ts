@@ -54,7 +54,10 @@ class DryRunDone extends Error {
  * one is created in status planned, its rows and cells inserted in transactions of 10,000, then
  * queued, so other requests are served meanwhile. Workers pick it up once it is queued.
  */
-export async function createRun(deps: CreateRunDeps, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+export async function createRun(
+  deps: CreateRunDeps,
+  { userId, input }: { userId: string; input: CreateRunInput },
+): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
   return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate; cursor: number };
 }
 
@@ -62,7 +65,10 @@ export async function createRun(deps: CreateRunDeps, { userId, input }: { userId
  * The plan of a run (cells, estimated tokens and cost per model, what is unpriced) without
  * creating it: the same checks and reads as createRun, in a transaction that is rolled back.
  */
-export async function estimateRun(deps: CreateRunDeps, { userId, input }: { userId: string; input: CreateRunInput }): Promise<RunPlanEstimate> {
+export async function estimateRun(
+  deps: CreateRunDeps,
+  { userId, input }: { userId: string; input: CreateRunInput },
+): Promise<RunPlanEstimate> {
   try {
     await planOrCreateRun(deps, { userId, input, dryRun: true });
   } catch (error) {
@@ -105,15 +111,26 @@ async function planOrCreateRun(
   // What can be checked from the request alone is checked before any query: a refused request
   // costs no transaction (on PGlite, no wait for every other request).
   if (input.prompt !== undefined) checkPromptSize({ field: "prompt", what: "prompt", length: countCodePoints(input.prompt) }, limits);
-  if (input.grader !== undefined) checkPromptSize({ field: "grader", what: "grader prompt", length: countCodePoints(input.grader) }, limits);
+  if (input.grader !== undefined)
+    checkPromptSize({ field: "grader", what: "grader prompt", length: countCodePoints(input.grader) }, limits);
   const inlineRows = input.rows
     ? input.rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value == null ? "" : String(value)])))
     : null;
-  if (!input.datasetId) checkCellCount({ field: rowsField, rows: Math.max(1, inlineRows?.length ?? 1), columns: columns.length, trials }, limits);
+  if (!input.datasetId)
+    checkCellCount({ field: rowsField, rows: Math.max(1, inlineRows?.length ?? 1), columns: columns.length, trials }, limits);
   let inlineLengths: number[] | null = null;
   if (input.prompt !== undefined && !input.datasetId) {
     inlineLengths = rowLengthsOf(templateShape(input.prompt), inlineRows);
-    checkRenderedSize({ field: rowsField, rowField: inlineRows ? (index) => `rows.${index}` : null, rowLengths: inlineLengths, columns: columns.length, trials }, limits);
+    checkRenderedSize(
+      {
+        field: rowsField,
+        rowField: inlineRows ? (index) => `rows.${index}` : null,
+        rowLengths: inlineLengths,
+        columns: columns.length,
+        trials,
+      },
+      limits,
+    );
   }
 
   // Adapters are had before the transaction opens: having one may read the caller's stored key,
@@ -142,7 +159,10 @@ async function planOrCreateRun(
     if (!rowLengths) {
       const shape = templateShape(promptText);
       rowLengths = dataset ? await datasetRowLengths(tx, { datasetId: dataset.id, shape }) : rowLengthsOf(shape, inlineRows);
-      checkRenderedSize({ field: input.promptId ? "promptId" : rowsField, rowField: null, rowLengths, columns: columns.length, trials }, limits);
+      checkRenderedSize(
+        { field: input.promptId ? "promptId" : rowsField, rowField: null, rowLengths, columns: columns.length, trials },
+        limits,
+      );
     }
 
     const plan = await planRun(tx, {
@@ -168,17 +188,45 @@ async function planOrCreateRun(
     if (prompt) {
       const textHash = hashText(prompt.text);
       const version = await markPromptRun(tx, { id: prompt.id, textHash });
-      promptVersionId = await insertPromptVersion(tx, { promptId: prompt.id, version, name: prompt.name, type: prompt.type, text: prompt.text, textHash });
+      promptVersionId = await insertPromptVersion(tx, {
+        promptId: prompt.id,
+        version,
+        name: prompt.name,
+        type: prompt.type,
+        text: prompt.text,
+        textHash,
+      });
     } else {
-      promptVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline prompt", type: "generator", text: promptText, textHash: hashText(promptText) });
+      promptVersionId = await insertPromptVersion(tx, {
+        promptId: null,
+        version: 1,
+        name: "Inline prompt",
+        type: "generator",
+        text: promptText,
+        textHash: hashText(promptText),
+      });
     }
     let graderVersionId: string | null = null;
     if (grader) {
       const textHash = hashText(grader.text);
       const version = await markPromptRun(tx, { id: grader.id, textHash });
-      graderVersionId = await insertPromptVersion(tx, { promptId: grader.id, version, name: grader.name, type: "grader", text: grader.text, textHash });
+      graderVersionId = await insertPromptVersion(tx, {
+        promptId: grader.id,
+        version,
+        name: grader.name,
+        type: "grader",
+        text: grader.text,
+        textHash,
+      });
     } else if (input.grader) {
-      graderVersionId = await insertPromptVersion(tx, { promptId: null, version: 1, name: "Inline grader", type: "grader", text: input.grader, textHash: hashText(input.grader) });
+      graderVersionId = await insertPromptVersion(tx, {
+        promptId: null,
+        version: 1,
+        name: "Inline grader",
+        type: "grader",
+        text: input.grader,
+        textHash: hashText(input.grader),
+      });
     }
 
     let datasetId = dataset?.id ?? null;
@@ -186,7 +234,13 @@ async function planOrCreateRun(
     if (inlineRows) {
       const headers = [...new Set(inlineRows.flatMap((row) => Object.keys(row)))];
       rowsStored = datasetBatchEnd(inlineRows, 0);
-      datasetId = await insertDataset(tx, { name: input.datasetName ?? "Inline rows", source: "inline", headers, rows: inlineRows.slice(0, rowsStored), rowCount: inlineRows.length });
+      datasetId = await insertDataset(tx, {
+        name: input.datasetName ?? "Inline rows",
+        source: "inline",
+        headers,
+        rows: inlineRows.slice(0, rowsStored),
+        rowCount: inlineRows.length,
+      });
     }
     const strictBudget = input.budgetMode === "strict" && input.budgetUsd != null;
     const runId = await insertRun(tx, {
@@ -227,7 +281,12 @@ async function planOrCreateRun(
 }
 
 /** Stores the rest of the inline rows, then the cells, a transaction each, then queues the run. */
-async function createInBatches(db: Database, userId: string, run: PendingRun, columnCount: number): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+async function createInBatches(
+  db: Database,
+  userId: string,
+  run: PendingRun,
+  columnCount: number,
+): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
   const { runId, rows } = run;
   let stored = run.rowsStored;
   while (rows && stored < rows.length) {
@@ -239,7 +298,9 @@ async function createInBatches(db: Database, userId: string, run: PendingRun, co
   const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / (columnCount * run.trials)));
   for (let fromRow = 0; fromRow < run.rowCount; fromRow += rowsPerBatch) {
     const toRow = Math.min(run.rowCount, fromRow + rowsPerBatch);
-    const planned = await asUser(db, userId, (tx) => insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }));
+    const planned = await asUser(db, userId, (tx) =>
+      insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }),
+    );
     // Cancelled while it was being planned: stop here; the cancel takes care of the cells in.
     if (!planned) break;
     await yieldToOthers();
@@ -255,7 +316,11 @@ async function createInBatches(db: Database, userId: string, run: PendingRun, co
 // The run as created, read in the transaction that queued it, before any worker has claimed
 // from it; and where a live follower starts reading changes: every cell is queued as of here,
 // and replaying 40,000 queued cells before the first answer held a large run's page for seconds.
-async function readBack(tx: Queryable, runId: string, plan: RunPlanEstimate): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+async function readBack(
+  tx: Queryable,
+  runId: string,
+  plan: RunPlanEstimate,
+): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
   const summary = await getRunSummary(tx, { id: runId });
   if (!summary) throw new Error(`Run ${runId} was created but cannot be read back`);
   return { ...summary, plan, cursor: await getChangeCursor(tx) };

@@ -20,7 +20,15 @@ import type { CredentialSource } from "@/lib/providers/registry";
  * Every URL, stored or from the environment, passes the base URL policy here, at call time: a
  * shared server refuses private addresses unless PARALLAXR_ALLOW_PRIVATE_BASE_URLS=1.
  */
-export function createCredentialSource({ db, secretKey, env = process.env }: { db: Database; secretKey: Buffer; env?: Environment }): CredentialSource {
+export function createCredentialSource({
+  db,
+  secretKey,
+  env = process.env,
+}: {
+  db: Database;
+  secretKey: Buffer;
+  env?: Environment;
+}): CredentialSource {
   const { allowPrivateBaseUrls } = readAccessConfig(env);
   // Every call of a vendor model asks for its credentials: keep what was found for a few seconds
   // so a run does not query and decrypt the key per cell. Misses are not kept, so a key just
@@ -66,7 +74,7 @@ export function createCredentialSource({ db, secretKey, env = process.env }: { d
       return checked({ apiKey, baseURL: factory.defaultBaseURL }, "default");
     }
     const envNames = [factory.envKey, ...(factory.envKeyAliases ?? [])].filter((name): name is string => Boolean(name));
-    const envKey = userId === localUserId ? envNames.map((name) => env[name]).find(Boolean) ?? null : null;
+    const envKey = userId === localUserId ? (envNames.map((name) => env[name]).find(Boolean) ?? null) : null;
     if (factory.needsKey && !envKey) {
       throw new ProviderError({
         code: "auth",

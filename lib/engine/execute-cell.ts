@@ -45,7 +45,11 @@ export async function executeCell(
     // A hit costs nothing now; its original tokens and latency stay for comparison.
     const validation = validateOutput(hit.outputRaw, expected);
     const status = !validation.ok ? "malformed" : warnings.length > 0 ? "warning" : "ok";
-    const graded = await gradeCell(deps, settings, prepared, { status, outputRaw: hit.outputRaw, outputParsed: validation.ok ? validation.parsed : null });
+    const graded = await gradeCell(deps, settings, prepared, {
+      status,
+      outputRaw: hit.outputRaw,
+      outputParsed: validation.ok ? validation.parsed : null,
+    });
     return {
       ...base,
       ...graded,
@@ -109,7 +113,11 @@ export async function executeCell(
       costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
     const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
     const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
-    const graded = await gradeCell(deps, settings, prepared, { status, outputRaw: answer.text, outputParsed: validation.ok ? validation.parsed : null });
+    const graded = await gradeCell(deps, settings, prepared, {
+      status,
+      outputRaw: answer.text,
+      outputParsed: validation.ok ? validation.parsed : null,
+    });
     return {
       ...base,
       ...graded,
@@ -152,7 +160,17 @@ function stringValues(variables: Record<string, unknown>): Record<string, string
 }
 
 /** The grader's part of a cell result. */
-type Graded = Pick<CellResult, "graderStatus" | "graderOutputRaw" | "graderOutputParsed" | "grade" | "graderTokensIn" | "graderTokensOut" | "graderCostUsd" | "graderError">;
+type Graded = Pick<
+  CellResult,
+  | "graderStatus"
+  | "graderOutputRaw"
+  | "graderOutputParsed"
+  | "grade"
+  | "graderTokensIn"
+  | "graderTokensOut"
+  | "graderCostUsd"
+  | "graderError"
+>;
 
 /**
  * Calls the run's grader on a generator's answer, with the row's variables and the answer as
@@ -192,7 +210,12 @@ async function gradeCell(
     if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
     const grade = parseGrade(validation.parsed);
     if (grade == null) {
-      return { ...usage, graderStatus: "malformed", graderOutputParsed: validation.parsed, graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer." };
+      return {
+        ...usage,
+        graderStatus: "malformed",
+        graderOutputParsed: validation.parsed,
+        graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer.",
+      };
     }
     return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
   } catch (caught) {

@@ -80,7 +80,10 @@ export function checkPromptSize({ field, what, length }: { field: string; what: 
 }
 
 /** Refuses a run of more than maxCellsPerRun cells, counted before anything is read or written. */
-export function checkCellCount({ field, rows, columns, trials }: { field: string; rows: number; columns: number; trials: number }, limits: RunLimits): void {
+export function checkCellCount(
+  { field, rows, columns, trials }: { field: string; rows: number; columns: number; trials: number },
+  limits: RunLimits,
+): void {
   const cells = rows * columns * trials;
   if (cells <= limits.maxCellsPerRun) return;
   throw new TooLargeError(
@@ -96,7 +99,13 @@ export function checkCellCount({ field, rows, columns, trials }: { field: string
  * rendered length alone.
  */
 export function checkRenderedSize(
-  { field, rowField, rowLengths, columns, trials }: { field: string; rowField: ((rowIndex: number) => string) | null; rowLengths: ArrayLike<number>; columns: number; trials: number },
+  {
+    field,
+    rowField,
+    rowLengths,
+    columns,
+    trials,
+  }: { field: string; rowField: ((rowIndex: number) => string) | null; rowLengths: ArrayLike<number>; columns: number; trials: number },
   limits: RunLimits,
 ): void {
   let perCall = 0;

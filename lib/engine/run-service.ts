@@ -24,7 +24,10 @@ export async function getRun(
 }
 
 /** One cell of userId's run, with its whole output. */
-export async function getRunCell({ db }: { db: Database }, { userId, runId, cellId }: { userId: string; runId: string; cellId: string }): Promise<Cell> {
+export async function getRunCell(
+  { db }: { db: Database },
+  { userId, runId, cellId }: { userId: string; runId: string; cellId: string },
+): Promise<Cell> {
   const cell = await asUser(db, userId, (tx) => getCell(tx, { runId, cellId }));
   if (!cell) throw new NotFoundError(`Cell ${cellId} of run ${runId} not found.`);
   return cell;

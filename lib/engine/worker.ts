@@ -142,7 +142,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           // One look-up for the whole batch; re-runs skip the cache.
           const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
-          for (const cell of prepared) start(settings, cell, cell.cacheKey ? hits.get(cell.cacheKey) ?? null : null);
+          for (const cell of prepared) start(settings, cell, cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null);
         }
       }
       if (unsaved.length > 0) {
@@ -201,7 +201,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         (error) => {
           onError(error);
           if (!stopController.signal.aborted) {
-            finished.push({ id: cell.id, runId: cell.runId, status: "error", errorCode: "internal", errorMessage: `Internal error: ${(error as Error).message}` });
+            finished.push({
+              id: cell.id,
+              runId: cell.runId,
+              status: "error",
+              errorCode: "internal",
+              errorMessage: `Internal error: ${(error as Error).message}`,
+            });
           }
         },
       )
@@ -233,7 +239,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         }
       }
       if (refusal === null) continue;
-      const answers = await db.query("select 1").then(() => true, () => false);
+      const answers = await db.query("select 1").then(
+        () => true,
+        () => false,
+      );
       if (!answers) {
         finished.push(result);
         continue;
@@ -257,11 +266,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     });
   }
 
-
-  const renewTimer = setInterval(() => {
-    if (inFlight.size === 0) return;
-    renewLeases(db, { workerId: id, leaseMs }).catch(onError);
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const renewTimer = setInterval(
+    () => {
+      if (inFlight.size === 0) return;
+      renewLeases(db, { workerId: id, leaseMs }).catch(onError);
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
 
   const pollTimer = setInterval(() => {
     const time = Date.now();

@@ -79,7 +79,10 @@ export function sameBaseUrl(a: string | null, b: string | null): boolean {
  * name that only resolves inside a local network.
  */
 export function isPrivateHostname(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const name = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (isIP(name) !== 0) return isPrivateAddress(name);
   if (name === "" || localNames.has(name)) return true;
   // One label (`ollama`, `gpu-box`): only a local resolver's search domain can make it an address.

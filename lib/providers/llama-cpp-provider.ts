@@ -164,7 +164,8 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     }
     // An absolute path is accepted only inside modelsDir: a caller must not make a shared server
     // load whatever .gguf file happens to be on its disk.
-    if (path.isAbsolute(name) && name.endsWith(".gguf") && isFile(name) && options.modelsDir && isInside(options.modelsDir, name)) return name;
+    if (path.isAbsolute(name) && name.endsWith(".gguf") && isFile(name) && options.modelsDir && isInside(options.modelsDir, name))
+      return name;
     const known = models.size > 0 ? [...models.keys()].join(", ") : "none";
     throw new ProviderError({
       code: "model_not_found",
@@ -187,7 +188,7 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       const { models } = configuredModels();
       return [...models].map(([name, file]) => {
         // A broken file stays in the list, saying what is wrong with it, rather than vanishing.
-        const problem = isFile(file) ? ggufFileProblem(file) ?? failedProblem(file) : null;
+        const problem = isFile(file) ? (ggufFileProblem(file) ?? failedProblem(file)) : null;
         return {
           provider: providerId,
           model: name,
@@ -429,12 +430,7 @@ function readParams(input: Record<string, unknown>): { params: GenerationParams;
   return { params, warnings };
 }
 
-function readNumber(
-  input: Record<string, unknown>,
-  key: string,
-  valid: (value: number) => boolean,
-  expected: string,
-): number | undefined {
+function readNumber(input: Record<string, unknown>, key: string, valid: (value: number) => boolean, expected: string): number | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value) || !valid(value)) {

@@ -122,7 +122,6 @@ export function createMockProvider(options: MockProviderOptions = {}): TextProvi
           tokensEstimated: false,
           finishReason: malformed ? "length" : "stop",
           warnings,
-
         };
       } finally {
         stats.inFlight -= 1;

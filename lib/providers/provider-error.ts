@@ -1,13 +1,6 @@
 /** Why a provider call failed, in words the engine and the person can act on. */
 export type ProviderErrorCode =
-  | "auth"
-  | "model_not_found"
-  | "rate_limited"
-  | "timeout"
-  | "context_overflow"
-  | "server"
-  | "network"
-  | "bad_request";
+  "auth" | "model_not_found" | "rate_limited" | "timeout" | "context_overflow" | "server" | "network" | "bad_request";
 
 // Next.js bundles route handlers and instrumentation separately, so one process can hold two
 // copies of this class and `instanceof` fails between them (a provider built by the server's
@@ -53,5 +46,7 @@ const defaultRetryable: Record<ProviderErrorCode, boolean> = {
 
 /** True when error is a ProviderError (from any bundle); anything else is our own bug and must stay loud. */
 export function isProviderError(error: unknown): error is ProviderError {
-  return error instanceof ProviderError || (typeof error === "object" && error !== null && (error as { [brand]?: boolean })[brand] === true);
+  return (
+    error instanceof ProviderError || (typeof error === "object" && error !== null && (error as { [brand]?: boolean })[brand] === true)
+  );
 }

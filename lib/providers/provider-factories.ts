@@ -69,7 +69,13 @@ export const providerFactories: Record<string, ProviderFactory> = {
     createOllamaProvider,
   ),
   "openai-compatible": vendor(
-    { id: "openai-compatible", label: "OpenAI-compatible (LM Studio, vLLM, llama.cpp)", needsKey: false, defaultBaseURL: null, envKey: null },
+    {
+      id: "openai-compatible",
+      label: "OpenAI-compatible (LM Studio, vLLM, llama.cpp)",
+      needsKey: false,
+      defaultBaseURL: null,
+      envKey: null,
+    },
     createOpenAICompatibleProvider,
   ),
 };

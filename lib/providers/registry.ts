@@ -52,19 +52,29 @@ export function createProviderRegistry(
     forgetCredentials: (input) => credentials?.forget?.(input),
     list: () => [
       ...[...ready.values()].map((provider) => ({ id: provider.id, label: provider.id, needsKey: false, defaultBaseUrl: null })),
-      ...Object.values(factories).map((factory) => ({ id: factory.id, label: factory.label, needsKey: factory.needsKey, defaultBaseUrl: factory.defaultBaseURL })),
+      ...Object.values(factories).map((factory) => ({
+        id: factory.id,
+        label: factory.label,
+        needsKey: factory.needsKey,
+        defaultBaseUrl: factory.defaultBaseURL,
+      })),
     ],
     async resolve({ provider, userId }) {
       const direct = ready.get(provider);
       if (direct) return direct;
       const factory = factories[provider];
       if (!factory) {
-        throw new ProviderError({ code: "bad_request", message: `Unknown provider "${provider}". Known providers: ${known().join(", ")}.` });
+        throw new ProviderError({
+          code: "bad_request",
+          message: `Unknown provider "${provider}". Known providers: ${known().join(", ")}.`,
+        });
       }
       if (!credentials) throw new ProviderError({ code: "auth", message: `No credentials are configured for ${factory.label}.` });
       const credential = await credentials({ provider, userId, factory });
       // The cache key holds a hash of the key, never the key.
-      const cacheKey = `${provider}|${credential.baseURL ?? ""}|${credential.allowPrivateAddresses ?? ""}|${createHash("sha256").update(credential.apiKey ?? "").digest("hex")}`;
+      const cacheKey = `${provider}|${credential.baseURL ?? ""}|${credential.allowPrivateAddresses ?? ""}|${createHash("sha256")
+        .update(credential.apiKey ?? "")
+        .digest("hex")}`;
       let adapter = built.get(cacheKey);
       if (!adapter) {
         adapter = factory.create(credential);

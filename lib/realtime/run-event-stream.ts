@@ -8,7 +8,8 @@ import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
 /** What a client is told when reading the run fails; the error itself goes to the server log. */
-export const streamFailedMessage = "Reading this run's changes failed on the server; the view reconnects and resumes where it stopped. The server log has the details.";
+export const streamFailedMessage =
+  "Reading this run's changes failed on the server; the view reconnects and resumes where it stopped. The server log has the details.";
 // A notice can be lost (a dropped LISTEN connection); re-reading this often bounds the delay.
 const safetyPollMs = 2_000;
 const heartbeatMs = 15_000;

@@ -67,7 +67,8 @@ async function createAppContext(): Promise<AppContext> {
   process.once("SIGTERM", () => void shutdown().finally(() => process.exit(0)));
   process.once("SIGINT", () => void shutdown().finally(() => process.exit(0)));
   const controlToken = db.kind === "pglite" ? generateAccessToken() : null;
-  if (controlToken) announceWhenListening({ pgliteFolder: pgliteFolder(config.dataDir ?? defaultDataDir), bindHost: access.bindHost, controlToken });
+  if (controlToken)
+    announceWhenListening({ pgliteFolder: pgliteFolder(config.dataDir ?? defaultDataDir), bindHost: access.bindHost, controlToken });
   return { db, providers, notifications, worker, secretKey, access, controlToken };
 }
 
@@ -76,7 +77,15 @@ async function createAppContext(): Promise<AppContext> {
  * `parallaxr` commands on this machine act through the server instead of opening the folder.
  * Next sets PORT once the server listens, which may come after the context is made.
  */
-function announceWhenListening({ pgliteFolder, bindHost, controlToken }: { pgliteFolder: string; bindHost: string; controlToken: string }): void {
+function announceWhenListening({
+  pgliteFolder,
+  bindHost,
+  controlToken,
+}: {
+  pgliteFolder: string;
+  bindHost: string;
+  controlToken: string;
+}): void {
   if (pgliteFolder.startsWith("memory://")) return;
   const deadline = Date.now() + 120_000;
   const tick = () => {

@@ -19,7 +19,15 @@ import { createProviderRegistry, type ProviderRegistry } from "@/lib/providers/r
 // The AI SDK prints each call warning to the console; ours are on the cell, where they belong.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-export function createDefaultProviderRegistry({ db, secretKey, env = process.env }: { db: Database; secretKey: Buffer; env?: Environment }): ProviderRegistry {
+export function createDefaultProviderRegistry({
+  db,
+  secretKey,
+  env = process.env,
+}: {
+  db: Database;
+  secretKey: Buffer;
+  env?: Environment;
+}): ProviderRegistry {
   const callLog = env.MOCK_CALL_LOG;
   const mock = createMockProvider({
     onCall: callLog ? (call) => appendFileSync(callLog, `${JSON.stringify({ pid: process.pid, ...call })}\n`) : undefined,
@@ -29,5 +37,8 @@ export function createDefaultProviderRegistry({ db, secretKey, env = process.env
   const local = existsSync(/*turbopackIgnore: true*/ modelsDir)
     ? [createLlamaCppProvider({ modelsDir, maxThreads: env.PARALLAXR_LLAMA_THREADS ? Number(env.PARALLAXR_LLAMA_THREADS) : undefined })]
     : [];
-  return createProviderRegistry([mock, ...local], { factories: providerFactories, credentials: createCredentialSource({ db, secretKey, env }) });
+  return createProviderRegistry([mock, ...local], {
+    factories: providerFactories,
+    credentials: createCredentialSource({ db, secretKey, env }),
+  });
 }

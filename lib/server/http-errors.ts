@@ -50,7 +50,8 @@ function toErrorBody(error: unknown): ErrorBody {
     const field = issue.path.join(".");
     return { error: { code: "bad_request", message: field ? `${field}: ${issue.message}` : issue.message, field: field || undefined } };
   }
-  if (error instanceof ValidationError) return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
+  if (error instanceof ValidationError)
+    return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
   if (error instanceof UnauthorizedError) return { error: { code: "unauthorized", message: error.message } };
   // the request itself fits: it will be taken once the user's queue drains
   if (error instanceof QueuedCellsLimitError) return { error: { code: "too_many_requests", message: error.message, field: error.field } };

@@ -54,7 +54,10 @@ export async function readJsonBody(request: Request, limit: BodyLimit): Promise<
     throw new HttpError("bad_request", "The request body is not valid JSON.");
   }
   if (jsonDepthExceeds(json, MAX_BODY_DEPTH)) {
-    throw new HttpError("bad_request", `The request body nests deeper than ${MAX_BODY_DEPTH} levels of objects and arrays; no route takes that.`);
+    throw new HttpError(
+      "bad_request",
+      `The request body nests deeper than ${MAX_BODY_DEPTH} levels of objects and arrays; no route takes that.`,
+    );
   }
   return json;
 }

@@ -57,7 +57,8 @@ export function securityHeaders(options: { dev?: boolean; supabaseUrl?: string }
     { key: "Referrer-Policy", value: "no-referrer" },
     {
       key: "Permissions-Policy",
-      value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), display-capture=(), accelerometer=(), gyroscope=(), magnetometer=()",
+      value:
+        "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), display-capture=(), accelerometer=(), gyroscope=(), magnetometer=()",
     },
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
     { key: "Cross-Origin-Resource-Policy", value: "same-origin" },

@@ -17,7 +17,12 @@ function parallaxr(args: string[], env: Record<string, string> = {}): Promise<{ 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: workDir,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? workDir, PARALLAXR_DATA_DIR: dataDir, ...env } as unknown as NodeJS.ProcessEnv,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? workDir,
+        PARALLAXR_DATA_DIR: dataDir,
+        ...env,
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -66,7 +66,10 @@ export async function createServerTestDatabase(): Promise<TestDatabase> {
 }
 
 /** Polls condition until it returns a truthy value or timeoutMs passes. Never a fixed sleep. */
-export async function waitFor<T>(condition: () => Promise<T> | T, { timeoutMs = 30_000, intervalMs = 25, what = "condition" } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  condition: () => Promise<T> | T,
+  { timeoutMs = 30_000, intervalMs = 25, what = "condition" } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await condition();

@@ -152,16 +152,17 @@ async function answer(outgoing: ServerResponse, response: VendorResponse, counte
     outgoing.writeHead(status, { "content-type": "text/event-stream", ...response.headers });
     const send = async (text: string) => {
       counter.bytes += Buffer.byteLength(text);
-      if (!outgoing.write(text)) await new Promise<void>((resolve) => {
-        // Resolves on drain, or when the client hangs up (then nothing drains).
-        const done = () => {
-          outgoing.off("drain", done);
-          outgoing.off("close", done);
-          resolve();
-        };
-        outgoing.on("drain", done);
-        outgoing.on("close", done);
-      });
+      if (!outgoing.write(text))
+        await new Promise<void>((resolve) => {
+          // Resolves on drain, or when the client hangs up (then nothing drains).
+          const done = () => {
+            outgoing.off("drain", done);
+            outgoing.off("close", done);
+            resolve();
+          };
+          outgoing.on("drain", done);
+          outgoing.on("close", done);
+        });
     };
     if (response.head) await send(response.head);
     const limit = response.limitBytes ?? Number.POSITIVE_INFINITY;

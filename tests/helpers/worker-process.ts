@@ -34,5 +34,8 @@ export function readCallLog(file: string): Array<{ pid: number; model: string; p
   } catch {
     return [];
   }
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }

@@ -58,7 +58,11 @@ describe("access tokens", () => {
     expect((await get({ authorization: "Basic dXNlcjpwYXNz" })).status).toBe(401);
 
     const created = await createTokenRoute(
-      new Request("http://127.0.0.1:3000/api/v1/tokens", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "to revoke" }) }),
+      new Request("http://127.0.0.1:3000/api/v1/tokens", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "to revoke" }),
+      }),
     );
     expect(created.status).toBe(201);
     const { token, id, last4 } = (await created.json()) as { token: string; id: string; last4: string };
@@ -70,7 +74,9 @@ describe("access tokens", () => {
     expect(JSON.stringify(listed)).not.toContain(token);
     expect(listed.tokens.map((entry: { name: string }) => entry.name)).toContain("to revoke");
 
-    const revoked = await revokeRoute(new Request(`http://127.0.0.1:3000/api/v1/tokens/${id}`, { method: "DELETE" }), { params: Promise.resolve({ id: id.slice(0, 8) }) });
+    const revoked = await revokeRoute(new Request(`http://127.0.0.1:3000/api/v1/tokens/${id}`, { method: "DELETE" }), {
+      params: Promise.resolve({ id: id.slice(0, 8) }),
+    });
     expect(revoked.status).toBe(200);
     expect((await get({ authorization: `Bearer ${token}` })).status).toBe(401);
   });
@@ -87,7 +93,13 @@ describe("access tokens", () => {
   it("the sign-in route checks the token and sets it in an HttpOnly, SameSite=Strict cookie that then authenticates", async () => {
     useServer({ HOST: "0.0.0.0" });
     const post = (token: string) =>
-      signIn(new Request("http://127.0.0.1:3000/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) }));
+      signIn(
+        new Request("http://127.0.0.1:3000/api/v1/session", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ token }),
+        }),
+      );
     const wrong = await post("pxr_" + "B".repeat(43));
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("set-cookie")).toBeNull();

@@ -15,7 +15,14 @@ const acme: TextProvider = {
   id: "acme",
   kind: "text",
   listModels: async () => [],
-  generate: async ({ prompt }) => ({ text: `acme says ${prompt}`, tokensIn: 1000, tokensOut: 500, tokensEstimated: false, finishReason: "stop", warnings: [] }),
+  generate: async ({ prompt }) => ({
+    text: `acme says ${prompt}`,
+    tokensIn: 1000,
+    tokensOut: 500,
+    tokensEstimated: false,
+    finishReason: "stop",
+    warnings: [],
+  }),
 };
 
 // A provider that knows its windows: "tiny" holds 10 tokens, "vast" a million, "mystery" unknown.
@@ -54,7 +61,14 @@ describe("response cache, re-runs and cost", () => {
     expect(calls.filter((prompt) => prompt.startsWith("cache me"))).toHaveLength(5);
     for (const cell of second.cells) {
       const original = first.cells.find((c) => c.row === cell.row)!;
-      expect(cell).toMatchObject({ status: "ok", cached: true, costUsd: 0, output: original.output, tokensIn: original.tokensIn, latencyMs: original.latencyMs });
+      expect(cell).toMatchObject({
+        status: "ok",
+        cached: true,
+        costUsd: 0,
+        output: original.output,
+        tokensIn: original.tokensIn,
+        latencyMs: original.latencyMs,
+      });
     }
   });
 
@@ -63,10 +77,16 @@ describe("response cache, re-runs and cost", () => {
     const run = await runToEnd(userA, {
       prompt: "twice {{n}}",
       rows: Array.from({ length: 4 }, (_, n) => ({ n: String(n) })),
-      models: [{ provider: "mock", model: "fast" }, { provider: "mock", model: "fast" }],
+      models: [
+        { provider: "mock", model: "fast" },
+        { provider: "mock", model: "fast" },
+      ],
     });
     expect(run.cells.map((cell) => cell.status)).toEqual(Array(8).fill("ok"));
-    const cached = await test.db.query<{ n: number }>("select count(*)::int as n from response_cache where user_id = $1 and output_raw like '%twice%'", [userA]);
+    const cached = await test.db.query<{ n: number }>(
+      "select count(*)::int as n from response_cache where user_id = $1 and output_raw like '%twice%'",
+      [userA],
+    );
     expect(cached.rows[0].n).toBe(4);
   });
 
@@ -82,10 +102,13 @@ describe("response cache, re-runs and cost", () => {
     expect(target.cached).toBe(true);
     const before = calls.length;
     await rerunCell({ db: test.db }, { userId: userA, runId: run.id, cellId: target.id });
-    const after = await waitFor(async () => {
-      const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
-      return current.status === "completed" ? current : null;
-    }, { what: "the re-run to complete" });
+    const after = await waitFor(
+      async () => {
+        const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+        return current.status === "completed" ? current : null;
+      },
+      { what: "the re-run to complete" },
+    );
     expect(calls.length).toBe(before + 1);
     expect(after.cells.find((cell) => cell.row === 2)).toMatchObject({ status: "ok", cached: false, attempts: 1 });
     await expect(rerunCell({ db: test.db }, { userId: userB, runId: run.id, cellId: target.id })).rejects.toThrow(/not found/);
@@ -126,7 +149,11 @@ describe("response cache, re-runs and cost", () => {
     const run = await runToEnd(userA, {
       prompt: "A prompt long enough to need more than ten tokens of context: {{n}}",
       rows: [{ n: "1" }],
-      models: [{ provider: "windowed", model: "tiny" }, { provider: "windowed", model: "vast" }, { provider: "windowed", model: "mystery" }],
+      models: [
+        { provider: "windowed", model: "tiny" },
+        { provider: "windowed", model: "vast" },
+        { provider: "windowed", model: "mystery" },
+      ],
       cache: false,
     });
     const [tiny, vast, mystery] = [0, 1, 2].map((column) => run.cells.find((cell) => cell.column === column)!);
@@ -155,7 +182,10 @@ describe("response cache, re-runs and cost", () => {
     const run = await runToEnd(userE, {
       prompt: "fetched {{n}}",
       rows: [{ n: "1" }],
-      models: [{ provider: "acme", model: "listed" }, { provider: "acme", model: "mine" }],
+      models: [
+        { provider: "acme", model: "listed" },
+        { provider: "acme", model: "mine" },
+      ],
       cache: false,
     });
     // acme answers 1000 tokens in and 500 out

@@ -21,12 +21,16 @@ describe("the data folder of the embedded database", () => {
     const db = await openDatabase({ dataDir });
     try {
       // a table and rows written after the open: new relation files must be private too
-      await db.exec("create table mode_probe (id int, body text); insert into mode_probe select i, repeat('x', 500) from generate_series(1, 20000) i; checkpoint;");
+      await db.exec(
+        "create table mode_probe (id int, body text); insert into mode_probe select i, repeat('x', 500) from generate_series(1, 20000) i; checkpoint;",
+      );
       const open = everyEntry(dataDir);
       expect(open.length).toBeGreaterThan(50);
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
       expect(open.filter((entry) => entry.directory && entry.mode !== 0o700).map((entry) => entry.file)).toEqual([]);
-      expect(open.filter((entry) => !entry.directory && entry.mode !== 0o600).map((entry) => `${entry.file} ${entry.mode.toString(8)}`)).toEqual([]);
+      expect(
+        open.filter((entry) => !entry.directory && entry.mode !== 0o600).map((entry) => `${entry.file} ${entry.mode.toString(8)}`),
+      ).toEqual([]);
       expect(statSync(folderLockPath(pgliteFolder(dataDir))).mode & 0o777).toBe(0o600);
     } finally {
       await db.close();

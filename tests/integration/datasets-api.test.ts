@@ -35,7 +35,7 @@ describe("datasets API", () => {
     const headers = ["id", "question", "notes"];
     const rows = Array.from({ length: 10_000 }, (_, index) => ({
       id: String(index),
-      question: `Question ${index}: ${"why is the sky blue, and what does, \"quoting\" do? ".repeat(5)}`,
+      question: `Question ${index}: ${'why is the sky blue, and what does, "quoting" do? '.repeat(5)}`,
       notes: index % 7 === 0 ? "line one\nline two" : "",
     }));
     const body = JSON.stringify({ name: "big.csv", headers, rows });
@@ -56,7 +56,9 @@ describe("datasets API", () => {
   it("lists the caller's uploads newest first, without runs' inline datasets", async () => {
     const older = await (await post({ name: "older.csv", headers: ["topic"], rows: [{ topic: "a" }] })).json();
     const newer = await (await post({ name: "newer.json", headers: ["topic"], rows: [{ topic: "b" }, { topic: "c" }] })).json();
-    await asUser(test.db, localUserId, (tx) => insertDataset(tx, { name: "Inline rows", source: "inline", headers: ["x"], rows: [{ x: "1" }] }));
+    await asUser(test.db, localUserId, (tx) =>
+      insertDataset(tx, { name: "Inline rows", source: "inline", headers: ["x"], rows: [{ x: "1" }] }),
+    );
 
     const response = await listDatasetsRoute(new Request("http://test/api/v1/datasets"));
     expect(response.status).toBe(200);
@@ -91,11 +93,15 @@ describe("datasets API", () => {
     expect(await asUser(test.db, userB, (tx) => getDatasetWithRows(tx, { id, limit: 50 }))).toBeNull();
     expect(await asUser(test.db, userB, (tx) => listDatasets(tx))).toEqual([]);
 
-    const theirs = await asUser(test.db, userB, (tx) => insertDataset(tx, { name: "theirs.csv", source: "upload", headers: ["a"], rows: [{ a: "1" }] }));
+    const theirs = await asUser(test.db, userB, (tx) =>
+      insertDataset(tx, { name: "theirs.csv", source: "upload", headers: ["a"], rows: [{ a: "1" }] }),
+    );
     const response = await getOne(theirs);
     expect(response.status).toBe(404);
     expect((await response.json()).error).toEqual({ code: "not_found", message: `Dataset ${theirs} not found.` });
-    const names = ((await (await listDatasetsRoute(new Request("http://test/api/v1/datasets"))).json()) as Array<{ name: string }>).map((d) => d.name);
+    const names = ((await (await listDatasetsRoute(new Request("http://test/api/v1/datasets"))).json()) as Array<{ name: string }>).map(
+      (d) => d.name,
+    );
     expect(names).not.toContain("theirs.csv");
   });
 

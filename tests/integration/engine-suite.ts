@@ -27,21 +27,36 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
       const worker = await startWorker({ db: test.db, providers, pollMs: 50 });
       try {
         const rows = Array.from({ length: 50 }, (_, i) => ({ id: String(i), text: `row ${i}` }));
-        const run = await createRun({ db: test.db, providers }, {
-          userId: userA,
-          input: {
-            prompt: "Item {{id}}: {{text}}",
-            rows,
-            models: ["echo", "fast", "flaky", "mock"].map((model) => ({ provider: "mock", model, params: model === "echo" ? { latencyMs: 5, jitterMs: 5 } : model === "flaky" ? { latencyMs: 2, rateLimitRate: 0.2, retryAfterSeconds: 0.01 } : {} })),
-            concurrency: 16,
-            maxAttempts: 10,
+        const run = await createRun(
+          { db: test.db, providers },
+          {
+            userId: userA,
+            input: {
+              prompt: "Item {{id}}: {{text}}",
+              rows,
+              models: ["echo", "fast", "flaky", "mock"].map((model) => ({
+                provider: "mock",
+                model,
+                params:
+                  model === "echo"
+                    ? { latencyMs: 5, jitterMs: 5 }
+                    : model === "flaky"
+                      ? { latencyMs: 2, rateLimitRate: 0.2, retryAfterSeconds: 0.01 }
+                      : {},
+              })),
+              concurrency: 16,
+              maxAttempts: 10,
+            },
           },
-        });
+        );
         expect(run.status).toBe("queued");
-        const finished = await waitFor(async () => {
-          const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
-          return current.status === "completed" ? current : null;
-        }, { timeoutMs: 60_000, what: "the run to complete" });
+        const finished = await waitFor(
+          async () => {
+            const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
+            return current.status === "completed" ? current : null;
+          },
+          { timeoutMs: 60_000, what: "the run to complete" },
+        );
 
         expect(finished.cells).toHaveLength(200);
         expect(finished.counts.ok).toBe(200);
@@ -70,7 +85,7 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
       const callTimes = new Map<string, number[]>();
       // a seeded generator: the same 429s every time this test runs
       let seed = 42;
-      const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+      const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
       const mock = createMockProvider({
         random,
         onCall: ({ prompt }) => callTimes.set(prompt, [...(callTimes.get(prompt) ?? []), Date.now()]),
@@ -78,20 +93,26 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
       const providers = createProviderRegistry([mock]);
       const worker = await startWorker({ db: test.db, providers, pollMs: 20, random });
       try {
-        const run = await createRun({ db: test.db, providers }, {
-          userId: userA,
-          input: {
-            prompt: "cell {{n}}",
-            rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
-            models: [{ provider: "mock", model: "fast", params: { rateLimitRate: 0.5, retryAfterSeconds: 0.15 } }],
-            concurrency: 8,
-            maxAttempts: 3,
+        const run = await createRun(
+          { db: test.db, providers },
+          {
+            userId: userA,
+            input: {
+              prompt: "cell {{n}}",
+              rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
+              models: [{ provider: "mock", model: "fast", params: { rateLimitRate: 0.5, retryAfterSeconds: 0.15 } }],
+              concurrency: 8,
+              maxAttempts: 3,
+            },
           },
-        });
-        const finished = await waitFor(async () => {
-          const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
-          return current.status === "completed" ? current : null;
-        }, { what: "the flaky run to complete" });
+        );
+        const finished = await waitFor(
+          async () => {
+            const current = await getRun({ db: test!.db }, { userId: userA, runId: run.id });
+            return current.status === "completed" ? current : null;
+          },
+          { what: "the flaky run to complete" },
+        );
         const ok = finished.cells.filter((cell) => cell.status === "ok");
         const failed = finished.cells.filter((cell) => cell.status === "error");
         expect(ok.length + failed.length).toBe(40);
@@ -125,25 +146,31 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
       ];
       try {
         // User B: the flaky runs above taught user A's mock credential to slow down (AIMD).
-        const run = await createRun({ db: test.db, providers }, {
-          userId: userB,
-          input: {
-            prompt: "cap {{n}}",
-            rows: Array.from({ length: 30 }, (_, n) => ({ n: String(n) })),
-            models: [
-              { provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } },
-              { provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } },
-            ],
-            concurrency: 16,
-            providerConcurrency: { mock: 3 },
-            // the two columns are the same model: with the cache on, one could answer the other
-            cache: false,
+        const run = await createRun(
+          { db: test.db, providers },
+          {
+            userId: userB,
+            input: {
+              prompt: "cap {{n}}",
+              rows: Array.from({ length: 30 }, (_, n) => ({ n: String(n) })),
+              models: [
+                { provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } },
+                { provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 20 } },
+              ],
+              concurrency: 16,
+              providerConcurrency: { mock: 3 },
+              // the two columns are the same model: with the cache on, one could answer the other
+              cache: false,
+            },
           },
-        });
-        await waitFor(async () => {
-          const current = await getRun({ db: test!.db }, { userId: userB, runId: run.id });
-          return current.status === "completed" ? current : null;
-        }, { what: "the capped run to complete" });
+        );
+        await waitFor(
+          async () => {
+            const current = await getRun({ db: test!.db }, { userId: userB, runId: run.id });
+            return current.status === "completed" ? current : null;
+          },
+          { what: "the capped run to complete" },
+        );
         expect(mock.stats().peakInFlight).toBe(3);
         expect(mock.stats().calls).toBe(60);
       } finally {
@@ -157,15 +184,18 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
       const providers = createProviderRegistry([mock]);
       const worker = await startWorker({ db: test.db, providers, pollMs: 20 });
       try {
-        const run = await createRun({ db: test.db, providers }, {
-          userId: userA,
-          input: {
-            prompt: "life {{n}}",
-            rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
-            models: [{ provider: "mock", model: "echo", params: { latencyMs: 40, jitterMs: 0 } }],
-            concurrency: 2,
+        const run = await createRun(
+          { db: test.db, providers },
+          {
+            userId: userA,
+            input: {
+              prompt: "life {{n}}",
+              rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
+              models: [{ provider: "mock", model: "echo", params: { latencyMs: 40, jitterMs: 0 } }],
+              concurrency: 2,
+            },
           },
-        });
+        );
         const read = () => getRun({ db: test!.db }, { userId: userA, runId: run.id });
         await waitFor(async () => (await read()).counts.ok >= 2, { what: "two cells done" });
         expect((await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "pause" })).status).toBe("paused");
@@ -174,19 +204,26 @@ export function describeEngine(label: string, create: () => Promise<TestDatabase
         const pausedOk = (await read()).counts.ok;
         const callsAtPause = mock.stats().calls;
         await waitFor(async () => worker.inFlight() === 0, { what: "the worker to idle" });
-        await expect(changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "resume" })).resolves.toMatchObject({ status: "running" });
+        await expect(changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "resume" })).resolves.toMatchObject({
+          status: "running",
+        });
         await waitFor(async () => (await read()).counts.ok > pausedOk + 2, { what: "work after resume" });
         expect(mock.stats().calls).toBeGreaterThan(callsAtPause);
         const cancelled = await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "cancel" });
         expect(cancelled.status).toBe("cancelled");
-        const final = await waitFor(async () => {
-          const current = await read();
-          return current.counts.running === 0 ? current : null;
-        }, { what: "cancel to settle" });
+        const final = await waitFor(
+          async () => {
+            const current = await read();
+            return current.counts.running === 0 ? current : null;
+          },
+          { what: "cancel to settle" },
+        );
         expect(final.status).toBe("cancelled");
         expect(final.counts.cancelled).toBeGreaterThan(0);
         expect(final.counts.queued).toBe(0);
-        await expect(changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "resume" })).rejects.toThrow(/Cannot resume a run that is cancelled/);
+        await expect(changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "resume" })).rejects.toThrow(
+          /Cannot resume a run that is cancelled/,
+        );
       } finally {
         await worker.stop();
       }

@@ -23,7 +23,11 @@ describe("run events stream", () => {
 
   // A paused run stays open: its stream waits for changes until the client leaves.
   const pausedRun = (userId: string) =>
-    asUser(test.db, userId, async (tx) => (await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id")).rows[0].id);
+    asUser(
+      test.db,
+      userId,
+      async (tx) => (await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id")).rows[0].id,
+    );
 
   beforeAll(async () => {
     test = await createPgliteTestDatabase();
@@ -41,7 +45,9 @@ describe("run events stream", () => {
 
   function open(runId: string, { token, signal }: { token?: string; signal?: AbortSignal } = {}) {
     const headers = token ? { authorization: `Bearer ${token}` } : undefined;
-    return eventsRoute(new Request(`http://test/api/v1/runs/${runId}/events`, { headers, signal }), { params: Promise.resolve({ id: runId }) });
+    return eventsRoute(new Request(`http://test/api/v1/runs/${runId}/events`, { headers, signal }), {
+      params: Promise.resolve({ id: runId }),
+    });
   }
 
   /** The first chunk a stream sends: proof that it is open and serving. */
@@ -105,7 +111,10 @@ describe("run events stream", () => {
       expect(text).toContain("event: error");
       expect(text).toContain(JSON.stringify({ message: streamFailedMessage }));
       expect(text).not.toMatch(/does not exist|seq|column|relation/i);
-      const detail = logged.mock.calls.flat().map((part) => (part instanceof Error ? part.message : String(part))).join("\n");
+      const detail = logged.mock.calls
+        .flat()
+        .map((part) => (part instanceof Error ? part.message : String(part)))
+        .join("\n");
       expect(detail).toMatch(/does not exist/);
       expect(detail).toContain(runOfLocalUser);
     } finally {

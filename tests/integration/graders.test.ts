@@ -34,18 +34,24 @@ describe("graders", () => {
   const test = pgliteEngine(providers);
 
   it("grades each answer with the row's variables and {{output}}, and records what the judge could not grade", async () => {
-    const run = await createRun({ db: test.db, providers }, {
-      userId: userA,
-      input: {
-        // the mock echoes its input, so its answer's <response> holds "<topic> essay"
-        prompt: "Write about {{topic}}. Answer inside <response>{{topic}} essay</response>.",
-        rows: ["GOOD", "BAD", "CRASH", "MEH"].map((topic) => ({ topic })),
-        models: [{ provider: "mock", model: "fast" }, { provider: "mock", model: "malformed", params: { latencyMs: 0 } }],
-        grader: "Grade this text about {{topic}}: {{output}}. Answer with a grade in <response></response>.",
-        graderModel: { provider: "judge", model: "strict" },
-        cache: false,
+    const run = await createRun(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          // the mock echoes its input, so its answer's <response> holds "<topic> essay"
+          prompt: "Write about {{topic}}. Answer inside <response>{{topic}} essay</response>.",
+          rows: ["GOOD", "BAD", "CRASH", "MEH"].map((topic) => ({ topic })),
+          models: [
+            { provider: "mock", model: "fast" },
+            { provider: "mock", model: "malformed", params: { latencyMs: 0 } },
+          ],
+          grader: "Grade this text about {{topic}}: {{output}}. Answer with a grade in <response></response>.",
+          graderModel: { provider: "judge", model: "strict" },
+          cache: false,
+        },
       },
-    });
+    );
     const done = await waitFor(async () => {
       const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
       return current.status === "completed" ? current : null;

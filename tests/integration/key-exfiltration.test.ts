@@ -41,7 +41,10 @@ describe("a saved key is sent only to the base URL it was saved with", () => {
 
   /** Points the route handlers at this file's database, as the local user, with env as the server's environment. */
   function useApp(env: Environment = {}) {
-    const providers = createProviderRegistry([], { factories: providerFactories, credentials: createCredentialSource({ db: test.db, secretKey, env }) });
+    const providers = createProviderRegistry([], {
+      factories: providerFactories,
+      credentials: createCredentialSource({ db: test.db, secretKey, env }),
+    });
     contextStore.__parallaxrContext = Promise.resolve({ db: test.db, providers, secretKey, access: readAccessConfig(env) } as AppContext);
   }
   const put = (provider: string, body: unknown) =>
@@ -49,12 +52,16 @@ describe("a saved key is sent only to the base URL it was saved with", () => {
       params: Promise.resolve({ provider }),
     });
   const tryKey = async (provider: string, model: string) => {
-    const response = await testKeyRoute(new Request(`http://test/api/v1/keys/${provider}/test`, { method: "POST", body: JSON.stringify({ model }) }), {
-      params: Promise.resolve({ provider }),
-    });
+    const response = await testKeyRoute(
+      new Request(`http://test/api/v1/keys/${provider}/test`, { method: "POST", body: JSON.stringify({ model }) }),
+      {
+        params: Promise.resolve({ provider }),
+      },
+    );
     return (await response.json()) as { ok: boolean; code?: string; message?: string };
   };
-  const keysSeenBy = (server: VendorServer) => server.requests.map((request) => JSON.stringify(request.headers)).filter((headers) => headers.includes(OPENAI_KEY));
+  const keysSeenBy = (server: VendorServer) =>
+    server.requests.map((request) => JSON.stringify(request.headers)).filter((headers) => headers.includes(OPENAI_KEY));
 
   it("refuses a new base URL without the key, and the next Test never sends the key there (the reported attack)", async () => {
     useApp();
@@ -74,7 +81,9 @@ describe("a saved key is sent only to the base URL it was saved with", () => {
     expect(error.message).toContain("https://api.openai.com/v1");
 
     // The key stays where it was saved: the default URL.
-    const listed = (await (await listKeysRoute(new Request("http://test/api/v1/keys"))).json()) as { keys: Array<{ provider: string; baseUrl: string | null }> };
+    const listed = (await (await listKeysRoute(new Request("http://test/api/v1/keys"))).json()) as {
+      keys: Array<{ provider: string; baseUrl: string | null }>;
+    };
     expect(listed.keys.find((key) => key.provider === "openai")?.baseUrl).toBeNull();
   });
 
@@ -161,7 +170,10 @@ describe("a saved key is sent only to the base URL it was saved with", () => {
     expect(answer.message!.length).toBeLessThan(500);
 
     // A JSON error's message field is shown, cut at 300 characters.
-    vendor.route("POST /v1/chat/completions", { status: 400, body: { error: { message: `Bad request: ${"x".repeat(5_000)}`, type: "invalid_request_error" } } });
+    vendor.route("POST /v1/chat/completions", {
+      status: 400,
+      body: { error: { message: `Bad request: ${"x".repeat(5_000)}`, type: "invalid_request_error" } },
+    });
     const long = await tryKey("openai", "gpt-4o-mini");
     expect(long.message).toContain("Bad request: xxx");
     expect(long.message!.length).toBeLessThan(500);

@@ -33,7 +33,9 @@ describe("base URLs and the server's own network (SSRF)", () => {
     test = await createPgliteTestDatabase();
     internal = await startVendorServer({ prefix: "/v1" });
     token = generateAccessToken();
-    await asUser(test.db, userA, (tx) => insertAccessToken(tx, { name: "ssrf test", tokenHash: hashAccessToken(token), last4: token.slice(-4) }));
+    await asUser(test.db, userA, (tx) =>
+      insertAccessToken(tx, { name: "ssrf test", tokenHash: hashAccessToken(token), last4: token.slice(-4) }),
+    );
   });
   afterEach(() => internal.reset());
   afterAll(async () => {
@@ -43,7 +45,10 @@ describe("base URLs and the server's own network (SSRF)", () => {
   });
 
   function installApp(env: Environment) {
-    const providers = createProviderRegistry([], { factories: providerFactories, credentials: createCredentialSource({ db: test.db, secretKey, env }) });
+    const providers = createProviderRegistry([], {
+      factories: providerFactories,
+      credentials: createCredentialSource({ db: test.db, secretKey, env }),
+    });
     contextStore.__parallaxrContext = Promise.resolve({ db: test.db, providers, secretKey, access: readAccessConfig(env) } as AppContext);
   }
   const headers = () => ({ authorization: `Bearer ${token}` });
@@ -102,12 +107,22 @@ describe("base URLs and the server's own network (SSRF)", () => {
   it("refuses file:, data:, ftp: and credentials in the URL always", async () => {
     for (const env of [tokenMode, tokenModeAllowingPrivate, {}]) {
       installApp(env);
-      for (const baseUrl of ["file:///etc/passwd", "data:text/plain,hi", "ftp://example.com/v1", "https://user:pass@api.example.com/v1", "gopher://example.com/"]) {
-        const response = env === tokenMode || env === tokenModeAllowingPrivate
-          ? await put("openai", { apiKey: KEY, baseUrl })
-          : await putKeyRoute(new Request("http://test/api/v1/keys/openai", { method: "PUT", body: JSON.stringify({ apiKey: KEY, baseUrl }) }), {
-              params: Promise.resolve({ provider: "openai" }),
-            });
+      for (const baseUrl of [
+        "file:///etc/passwd",
+        "data:text/plain,hi",
+        "ftp://example.com/v1",
+        "https://user:pass@api.example.com/v1",
+        "gopher://example.com/",
+      ]) {
+        const response =
+          env === tokenMode || env === tokenModeAllowingPrivate
+            ? await put("openai", { apiKey: KEY, baseUrl })
+            : await putKeyRoute(
+                new Request("http://test/api/v1/keys/openai", { method: "PUT", body: JSON.stringify({ apiKey: KEY, baseUrl }) }),
+                {
+                  params: Promise.resolve({ provider: "openai" }),
+                },
+              );
         expect(response.status, `${baseUrl} with ${JSON.stringify(env)}`).toBe(400);
       }
     }
@@ -117,7 +132,9 @@ describe("base URLs and the server's own network (SSRF)", () => {
     internal.route("POST /v1/chat/completions", { body: readJsonFixture("openai", "chat-completion.json") });
     internal.route("POST /api/chat", { body: readJsonFixture("ollama", "chat.json") });
     // Stored while the server was loopback-only (straight into the table, as an old row would be).
-    await asUser(test.db, userA, (tx) => upsertProviderKey(tx, { provider: "openai", sealed: sealSecret(secretKey, KEY), last4: "0a11", baseUrl: internal.baseURL }));
+    await asUser(test.db, userA, (tx) =>
+      upsertProviderKey(tx, { provider: "openai", sealed: sealSecret(secretKey, KEY), last4: "0a11", baseUrl: internal.baseURL }),
+    );
     installApp(tokenMode);
     const stored = await tryKey("openai", "gpt-4o-mini");
     expect(stored).toMatchObject({ ok: false, code: "bad_request" });

@@ -17,10 +17,17 @@ describe("output previews", () => {
 
   it("cuts long outputs to the characters asked for, says so, and gives the whole of one cell on request", async () => {
     const long = `${"🌊 tides rise and fall, ".repeat(30)}END`;
-    const run = await runToEnd({ db: test.db, providers }, {
-      userId: userA,
-      input: { prompt: "{{text}}", rows: [{ text: long }, { text: "short" }], models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }] },
-    });
+    const run = await runToEnd(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "{{text}}",
+          rows: [{ text: long }, { text: "short" }],
+          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+        },
+      },
+    );
     const whole = await getRun({ db: test.db }, { userId: userA, runId: run.id });
     const [longCell, shortCell] = whole.cells.sort((a, b) => a.row - b.row);
     expect(longCell.output).toContain("END");
@@ -35,7 +42,12 @@ describe("output previews", () => {
     // an output that fits is whole, and not marked
     expect(shortPreview).toMatchObject({ output: shortCell.output, outputTruncated: false });
     // everything else about the cell is as it was
-    expect({ ...longPreview, output: null, outputParsed: null, outputTruncated: null }).toEqual({ ...longCell, output: null, outputParsed: null, outputTruncated: null });
+    expect({ ...longPreview, output: null, outputParsed: null, outputTruncated: null }).toEqual({
+      ...longCell,
+      output: null,
+      outputParsed: null,
+      outputTruncated: null,
+    });
 
     // the event stream's reader cuts the same way
     const changes = await asUser(test.db, userA, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0, outputChars: 201 }));

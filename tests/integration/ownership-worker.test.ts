@@ -13,17 +13,22 @@ const secrets = { prompt: "A-SECRET-PROMPT", row: "A-SECRET-ROW", grader: "A-SEC
 async function seedOwner(tx: Executor) {
   const one = async (sql: string, params: unknown[] = []) => (await tx.query<{ id: string }>(sql, params)).rows[0].id;
   const promptId = await one("insert into prompts (name, text) values ('a', $1) returning id", [`${secrets.prompt} {{q}}`]);
-  const versionId = await one(
-    "insert into prompt_versions (prompt_id, name, text, text_hash) values ($1, 'a', $2, 'a') returning id",
-    [promptId, `${secrets.prompt} {{q}}`],
-  );
-  const graderId = await one(
-    "insert into prompt_versions (name, type, text, text_hash) values ('g', 'grader', $1, 'g') returning id",
-    [`${secrets.grader} {{output}}`],
-  );
+  const versionId = await one("insert into prompt_versions (prompt_id, name, text, text_hash) values ($1, 'a', $2, 'a') returning id", [
+    promptId,
+    `${secrets.prompt} {{q}}`,
+  ]);
+  const graderId = await one("insert into prompt_versions (name, type, text, text_hash) values ('g', 'grader', $1, 'g') returning id", [
+    `${secrets.grader} {{output}}`,
+  ]);
   const datasetId = await one("insert into datasets (name, headers, row_count) values ('d', '{q}', 1) returning id");
-  await tx.query("insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, $2)", [datasetId, JSON.stringify({ q: secrets.row })]);
-  const runId = await one("insert into runs (prompt_version_id, dataset_id, row_count, status) values ($1, $2, 1, 'paused') returning id", [versionId, datasetId]);
+  await tx.query("insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, $2)", [
+    datasetId,
+    JSON.stringify({ q: secrets.row }),
+  ]);
+  const runId = await one("insert into runs (prompt_version_id, dataset_id, row_count, status) values ($1, $2, 1, 'paused') returning id", [
+    versionId,
+    datasetId,
+  ]);
   const columnId = await one(
     "insert into run_columns (run_id, column_index, provider, model, params) values ($1, 0, 'mock', 'fast', $2) returning id",
     [runId, JSON.stringify({ system: secrets.system })],
@@ -35,7 +40,11 @@ async function seedOwner(tx: Executor) {
  * A run, column and cells of user B's that name user A's ids: the run points at A's prompt
  * version, grader and dataset; cell 0 uses B's own column, cell 1 (when withOwnerColumn) A's.
  */
-async function insertIntruderRun(tx: Executor, owner: Awaited<ReturnType<typeof seedOwner>>, { withOwnerColumn }: { withOwnerColumn: boolean }) {
+async function insertIntruderRun(
+  tx: Executor,
+  owner: Awaited<ReturnType<typeof seedOwner>>,
+  { withOwnerColumn }: { withOwnerColumn: boolean },
+) {
   const run = await tx.query<{ id: string }>(
     `insert into runs (user_id, prompt_id, prompt_version_id, grader_version_id, dataset_id, row_count, status)
      values ($1, $2, $3, $4, $5, 1, 'queued') returning id`,
@@ -46,9 +55,17 @@ async function insertIntruderRun(tx: Executor, owner: Awaited<ReturnType<typeof 
     "insert into run_columns (user_id, run_id, column_index, provider, model) values ($1, $2, 0, 'mock', 'fast') returning id",
     [userB, runId],
   );
-  await tx.query("insert into run_cells (user_id, run_id, column_id, column_index, row_index) values ($1, $2, $3, 0, 0)", [userB, runId, column.rows[0].id]);
+  await tx.query("insert into run_cells (user_id, run_id, column_id, column_index, row_index) values ($1, $2, $3, 0, 0)", [
+    userB,
+    runId,
+    column.rows[0].id,
+  ]);
   if (withOwnerColumn) {
-    await tx.query("insert into run_cells (user_id, run_id, column_id, column_index, row_index) values ($1, $2, $3, 1, 0)", [userB, runId, owner.columnId]);
+    await tx.query("insert into run_cells (user_id, run_id, column_id, column_index, row_index) values ($1, $2, $3, 1, 0)", [
+      userB,
+      runId,
+      owner.columnId,
+    ]);
   }
   return runId;
 }
@@ -79,7 +96,9 @@ describe("ownership: the worker renders only the run owner's prompts and rows", 
     if (attempt.runId) {
       // The insert went through: let the worker run it and show what B got.
       await waitFor(
-        async () => (await test.db.query<{ status: string }>("select status from runs where id = $1", [attempt.runId])).rows[0].status === "completed",
+        async () =>
+          (await test.db.query<{ status: string }>("select status from runs where id = $1", [attempt.runId])).rows[0].status ===
+          "completed",
         { what: "B's run to complete" },
       );
     }
@@ -104,10 +123,15 @@ describe("ownership: the worker renders only the run owner's prompts and rows", 
     // Cell 0 (B's own column) runs; cell 1 names A's column and is never handed to a worker.
     const cells = await waitFor(
       async () => {
-        const { rows } = await test.db.query<{ column_index: number; status: string; attempts: number; output_raw: string | null; grader_output_raw: string | null }>(
-          "select column_index, status, attempts, output_raw, grader_output_raw from run_cells where run_id = $1 order by column_index",
-          [runId],
-        );
+        const { rows } = await test.db.query<{
+          column_index: number;
+          status: string;
+          attempts: number;
+          output_raw: string | null;
+          grader_output_raw: string | null;
+        }>("select column_index, status, attempts, output_raw, grader_output_raw from run_cells where run_id = $1 order by column_index", [
+          runId,
+        ]);
         return rows[0].status !== "queued" && rows[0].status !== "running" ? rows : null;
       },
       { what: "B's own cell to finish" },

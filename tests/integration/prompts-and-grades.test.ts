@@ -19,7 +19,8 @@ describe("prompt versions and manual grades", () => {
   const runPrompt = (promptId: string) =>
     runToEnd({ db: test.db, providers }, { userId: userA, input: { promptId, models: [{ provider: "mock", model: "fast" }] } });
   const versionOf = async (promptVersionId: string | null) =>
-    (await test.db.query<{ version: number; text: string }>("select version, text from prompt_versions where id = $1", [promptVersionId])).rows[0];
+    (await test.db.query<{ version: number; text: string }>("select version, text from prompt_versions where id = $1", [promptVersionId]))
+      .rows[0];
 
   it("bumps the version on Run only when the text changed since the last run; autosave and rename do not", async () => {
     const prompt = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "Summary", text: "Summarise.", type: "generator" }));
@@ -49,7 +50,9 @@ describe("prompt versions and manual grades", () => {
     const prompt = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "Doomed", text: "Bye {{x}}", type: "grader" }));
     // a missing variable is a warning on the cell, not a failure of the run
     const run = await runPrompt(prompt.id);
-    expect(run.cells.map((cell) => [cell.status, cell.warnings])).toEqual([["warning", ["Variable {{x}} in template has no value in row 1"]]]);
+    expect(run.cells.map((cell) => [cell.status, cell.warnings])).toEqual([
+      ["warning", ["Variable {{x}} in template has no value in row 1"]],
+    ]);
     expect((await asUser(test.db, userA, (tx) => listPrompts(tx))).map((p) => p.name)).toContain("Doomed");
     expect(await asUser(test.db, userB, (tx) => getPromptById(tx, { id: prompt.id }))).toBeNull();
     expect(await asUser(test.db, userB, (tx) => deletePrompt(tx, { id: prompt.id }))).toBe(false);
@@ -79,7 +82,10 @@ describe("prompt versions and manual grades", () => {
     await asUser(test.db, userA, (tx) => setManualGrade(tx, { runId: second.id, cellId: second.cells[0].id, grade: 1 }));
 
     const history = await asUser(test.db, userA, (tx) => listPromptRuns(tx, { promptId: prompt.id }));
-    expect(history.map((entry) => [entry.id, entry.version])).toEqual([[second.id, 2], [first.id, 1]]);
+    expect(history.map((entry) => [entry.id, entry.version])).toEqual([
+      [second.id, 2],
+      [first.id, 1],
+    ]);
     expect(history[0].models[0]).toMatchObject({ provider: "mock", model: "fast", averageGrade: 1, gradedCells: 1 });
     expect(history[1].models[0]).toMatchObject({ averageGrade: null, gradedCells: 0 });
     expect(await asUser(test.db, userB, (tx) => listPromptRuns(tx, { promptId: prompt.id }))).toEqual([]);
@@ -99,9 +105,21 @@ describe("prompt versions and manual grades", () => {
     expect(counts).toEqual({ prompts: 2, graders: 1, datasets: 1, models: 2 });
     // the first visit opens the example prompt and dataset with the first mock model
     const state = await asUser(test.db, userC, getWorkbenchState);
-    const example = await asUser(test.db, userC, async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'generator'")).rows[0].id);
-    expect(state).toMatchObject({ activePromptId: example, graderPromptId: null, columns: [{ provider: "mock", model: "echo", params: {} }] });
-    const exampleDataset = await asUser(test.db, userC, async (tx) => (await tx.query<{ id: string }>("select id from datasets")).rows[0].id);
+    const example = await asUser(
+      test.db,
+      userC,
+      async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'generator'")).rows[0].id,
+    );
+    expect(state).toMatchObject({
+      activePromptId: example,
+      graderPromptId: null,
+      columns: [{ provider: "mock", model: "echo", params: {} }],
+    });
+    const exampleDataset = await asUser(
+      test.db,
+      userC,
+      async (tx) => (await tx.query<{ id: string }>("select id from datasets")).rows[0].id,
+    );
     expect(state.datasetId).toBe(exampleDataset);
   });
 });

@@ -9,7 +9,13 @@ import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { ProviderFactory } from "@/lib/providers/provider-factories";
 import { createPgliteTestDatabase, userB, type TestDatabase } from "../helpers/databases";
 
-const factory = { id: "openai", label: "OpenAI", needsKey: true, defaultBaseURL: "https://api.openai.com/v1", envKey: "OPENAI_API_KEY" } as ProviderFactory;
+const factory = {
+  id: "openai",
+  label: "OpenAI",
+  needsKey: true,
+  defaultBaseURL: "https://api.openai.com/v1",
+  envKey: "OPENAI_API_KEY",
+} as ProviderFactory;
 const secretKey = Buffer.alloc(32, 3);
 
 describe("stored provider keys and where credentials come from", () => {
@@ -82,7 +88,10 @@ describe("stored provider keys and where credentials come from", () => {
     const plan = await withDeadline(estimateRun({ db: test.db, providers }, { userId: localUserId, input }), "the plan");
     expect(plan.models[0]).toMatchObject({ provider: "openai", model: "gpt-4o", cells: 1, priced: true });
     const fresh = createDefaultProviderRegistry({ db: test.db, secretKey, env: {} });
-    const run = await withDeadline(createRun({ db: test.db, providers: fresh }, { userId: localUserId, input: { ...input, cache: false } }), "the run");
+    const run = await withDeadline(
+      createRun({ db: test.db, providers: fresh }, { userId: localUserId, input: { ...input, cache: false } }),
+      "the run",
+    );
     expect(run).toMatchObject({ status: "queued", plan: { cells: 1 } });
     // and the database still answers
     await expect(withDeadline(test.db.query("select 1 as one"), "a query after them")).resolves.toMatchObject({ rows: [{ one: 1 }] });

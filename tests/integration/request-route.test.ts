@@ -15,7 +15,12 @@ import { createPgliteTestDatabase, type TestDatabase } from "../helpers/database
 const contextStore = globalThis as typeof globalThis & { __parallaxrContext?: Promise<AppContext> };
 
 function json(path: string, body: string | ReadableStream<Uint8Array>, headers: Record<string, string> = {}): Request {
-  return new Request(`http://127.0.0.1:3000${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers }, duplex: "half" } as RequestInit);
+  return new Request(`http://127.0.0.1:3000${path}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+    duplex: "half",
+  } as RequestInit);
 }
 
 describe("route()", () => {
@@ -54,7 +59,9 @@ describe("route()", () => {
   });
 
   it("refuses an unknown field by name and params nested 200,000 deep with 400, not 500", async () => {
-    const unknown = await postRun(json("/api/v1/runs", JSON.stringify({ prompt: "x", models: [{ provider: "mock", model: "echo" }], budget_usd: 0.01 })));
+    const unknown = await postRun(
+      json("/api/v1/runs", JSON.stringify({ prompt: "x", models: [{ provider: "mock", model: "echo" }], budget_usd: 0.01 })),
+    );
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('unknown field "budget_usd"');
 
@@ -62,7 +69,9 @@ describe("route()", () => {
     const deep = await postRun(json("/api/v1/runs", `{"prompt":"x","models":[{"provider":"mock","model":"echo","params":${params}}]}`));
     expect(deep.status).toBe(400);
     const shallowButDeepParams = '{"a":'.repeat(12) + "1" + "}".repeat(12);
-    const eleven = await postRun(json("/api/v1/runs", `{"prompt":"x","models":[{"provider":"mock","model":"echo","params":${shallowButDeepParams}}]}`));
+    const eleven = await postRun(
+      json("/api/v1/runs", `{"prompt":"x","models":[{"provider":"mock","model":"echo","params":${shallowButDeepParams}}]}`),
+    );
     expect(eleven.status).toBe(400);
     expect(((await eleven.json()) as { error: { message: string } }).error.message).toContain("deeper than 10 levels");
   });
@@ -78,10 +87,15 @@ describe("route()", () => {
   });
 
   it("parses the query in route(): an unknown parameter is a 400 naming it, '_' ones are left alone", async () => {
-    const run = (query: string) => getRun(new Request(`http://127.0.0.1:3000/api/v1/runs/7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c${query}`), { params: Promise.resolve({ id: "7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c" }) });
+    const run = (query: string) =>
+      getRun(new Request(`http://127.0.0.1:3000/api/v1/runs/7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c${query}`), {
+        params: Promise.resolve({ id: "7d0c4b7e-3c1a-4c55-9d0e-0b7d8f1a2b3c" }),
+      });
     const typo = await run("?outputchars=10");
     expect(typo.status).toBe(400);
-    expect(((await typo.json()) as { error: { message: string } }).error.message).toContain('unknown query parameter "outputchars" (did you mean "outputChars"?)');
+    expect(((await typo.json()) as { error: { message: string } }).error.message).toContain(
+      'unknown query parameter "outputchars" (did you mean "outputChars"?)',
+    );
     const notNumber = await run("?outputChars=ten");
     expect(((await notNumber.json()) as { error: { message: string } }).error.message).toBe("outputChars: outputChars must be a number");
     expect((await run("?outputChars=10&_=1700000000&_rsc=abc")).status).toBe(404); // parsed, then not found
@@ -102,8 +116,10 @@ describe("route()", () => {
   });
 
   it("answers files as attachments", async () => {
-    const response = fileResponse("a,b\n", { filename: "résultats \"1\".csv", contentType: "text/csv; charset=utf-8" });
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="r_sultats _1_.csv"; filename*=UTF-8''r%C3%A9sultats%20%221%22.csv`);
+    const response = fileResponse("a,b\n", { filename: 'résultats "1".csv', contentType: "text/csv; charset=utf-8" });
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="r_sultats _1_.csv"; filename*=UTF-8''r%C3%A9sultats%20%221%22.csv`,
+    );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });

@@ -8,7 +8,7 @@ const tables: Array<{ table: string; update: string }> = [
   { table: "prompts", update: "name = name || '!'" },
   { table: "prompt_versions", update: "name = name || '!'" },
   { table: "datasets", update: "name = name || '!'" },
-  { table: "dataset_rows", update: "data = data || '{\"x\": \"1\"}'" },
+  { table: "dataset_rows", update: 'data = data || \'{"x": "1"}\'' },
   { table: "models", update: "label = 'changed'" },
   { table: "runs", update: "name = 'changed'" },
   { table: "run_columns", update: "label = 'changed'" },
@@ -32,7 +32,9 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
     [ids.prompts],
   );
   ids.datasets = await one("insert into datasets (name, headers, row_count) values ('d', '{x}', 1) returning id");
-  ids.dataset_rows = await one("insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, '{\"x\": \"1\"}') returning id", [ids.datasets]);
+  ids.dataset_rows = await one('insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, \'{"x": "1"}\') returning id', [
+    ids.datasets,
+  ]);
   ids.models = await one("insert into models (provider, model) values ('mock', 'echo') returning id");
   // The run names the user's own prompt, version, grader and dataset: each is checked on insert.
   ids.runs = await one(
@@ -40,14 +42,23 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
      values ($1, $2, $1, $2, $3, 1, 'paused') returning id`,
     [ids.prompts, ids.prompt_versions, ids.datasets],
   );
-  ids.run_columns = await one("insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id", [ids.runs]);
+  ids.run_columns = await one(
+    "insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id",
+    [ids.runs],
+  );
   ids.run_cells = await one(
     "insert into run_cells (run_id, column_id, column_index, row_index, prompt_version_id) values ($1, $2, 0, 0, $3) returning id",
     [ids.runs, ids.run_columns, ids.prompt_versions],
   );
-  ids.response_cache = await one("insert into response_cache (cache_key, provider, model, output_raw) values ('k', 'mock', 'echo', 'out') returning id");
-  ids.pricing = await one("insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 0, 0) returning id");
-  ids.provider_keys = await one("insert into provider_keys (provider, ciphertext, iv, auth_tag, last4) values ('openai', 'c', 'i', 't', '7f3a') returning id");
+  ids.response_cache = await one(
+    "insert into response_cache (cache_key, provider, model, output_raw) values ('k', 'mock', 'echo', 'out') returning id",
+  );
+  ids.pricing = await one(
+    "insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 0, 0) returning id",
+  );
+  ids.provider_keys = await one(
+    "insert into provider_keys (provider, ciphertext, iv, auth_tag, last4) values ('openai', 'c', 'i', 't', '7f3a') returning id",
+  );
   ids.api_tokens = await one("insert into api_tokens (name, token_hash, last4) values ('t', md5(random()::text), 'abcd') returning id");
   ids.eval_suites = await one("insert into eval_suites (name, config_yaml) values ('e', 'model: x') returning id");
   ids.provider_limits = await one("insert into provider_limits (provider, max_concurrency) values ('openai', 4) returning id");
@@ -121,14 +132,21 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       if (!test) return context.skip();
       await expect(
         asUser(test.db, userB, (tx) =>
-          tx.query("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 5)", [owned.runs, owned.run_columns]),
+          tx.query("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 5)", [
+            owned.runs,
+            owned.run_columns,
+          ]),
         ),
       ).rejects.toThrow(/does not belong to this user/);
       await expect(
-        asUser(test.db, userB, (tx) => tx.query("insert into dataset_rows (dataset_id, row_index, data) values ($1, 9, '{}')", [owned.datasets])),
+        asUser(test.db, userB, (tx) =>
+          tx.query("insert into dataset_rows (dataset_id, row_index, data) values ($1, 9, '{}')", [owned.datasets]),
+        ),
       ).rejects.toThrow(/does not belong to this user/);
       await expect(
-        asUser(test.db, userB, (tx) => tx.query("insert into run_columns (run_id, column_index, provider, model) values ($1, 7, 'mock', 'x')", [owned.runs])),
+        asUser(test.db, userB, (tx) =>
+          tx.query("insert into run_columns (run_id, column_index, provider, model) values ($1, 7, 'mock', 'x')", [owned.runs]),
+        ),
       ).rejects.toThrow(/does not belong to this user/);
     });
 
@@ -142,7 +160,9 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
         asUser(test.db, userB, (tx) => tx.query("update run_columns set run_id = $1 where id = $2", [owned.runs, mine.run_columns])),
       ).rejects.toThrow(/cannot move/);
       await expect(
-        asUser(test.db, userB, (tx) => tx.query("update dataset_rows set dataset_id = $1 where id = $2", [owned.datasets, mine.dataset_rows])),
+        asUser(test.db, userB, (tx) =>
+          tx.query("update dataset_rows set dataset_id = $1 where id = $2", [owned.datasets, mine.dataset_rows]),
+        ),
       ).rejects.toThrow(/cannot move/);
     });
 
@@ -189,7 +209,10 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       // deleting the prompt sets runs.prompt_id and prompt_versions.prompt_id to null: allowed
       await asUser(test.db, userA, async (tx) => {
         await tx.query("delete from prompts where id = $1", [owned.prompts]);
-        const run = await tx.query<{ prompt_id: string | null; prompt_version_id: string }>("select prompt_id, prompt_version_id from runs where id = $1", [owned.runs]);
+        const run = await tx.query<{ prompt_id: string | null; prompt_version_id: string }>(
+          "select prompt_id, prompt_version_id from runs where id = $1",
+          [owned.runs],
+        );
         expect(run.rows[0]).toEqual({ prompt_id: null, prompt_version_id: owned.prompt_versions });
         throw new RollBack();
       }).catch((error) => {
@@ -204,7 +227,9 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       await expect(asUser(test.db, userB, (tx) => tx.query(version, [owned.prompts]))).rejects.toThrow(/does not belong to this user/);
       await expect(
         asUser(test.db, userB, async (tx) => {
-          const mine = await tx.query<{ id: string }>("insert into prompt_versions (version, name, text, text_hash) values (1, 'p', 'x', 'x') returning id");
+          const mine = await tx.query<{ id: string }>(
+            "insert into prompt_versions (version, name, text, text_hash) values (1, 'p', 'x', 'x') returning id",
+          );
           await tx.query("update prompt_versions set prompt_id = $1 where id = $2", [owned.prompts, mine.rows[0].id]);
         }),
       ).rejects.toThrow(/cannot move/);
@@ -233,20 +258,35 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
 
     it("run_cells.prompt_version_id: the owner names their own version, another user cannot name it", async (context) => {
       if (!test) return context.skip();
-      const cell = "insert into run_cells (run_id, column_id, column_index, row_index, variant, prompt_version_id) values ($1, $2, 0, 0, $4, $3)";
-      expect((await asUser(test.db, userA, (tx) => tx.query(cell, [owned.runs, owned.run_columns, owned.prompt_versions, 1]))).rowCount).toBe(1);
+      const cell =
+        "insert into run_cells (run_id, column_id, column_index, row_index, variant, prompt_version_id) values ($1, $2, 0, 0, $4, $3)";
+      expect(
+        (await asUser(test.db, userA, (tx) => tx.query(cell, [owned.runs, owned.run_columns, owned.prompt_versions, 1]))).rowCount,
+      ).toBe(1);
       // another user, on a run and column of their own
       const mine = await asUser(test.db, userB, async (tx) => {
         const run = (await tx.query<{ id: string }>("insert into runs (status) values ('paused') returning id")).rows[0].id;
-        const column = (await tx.query<{ id: string }>("insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id", [run])).rows[0].id;
-        const cellId = (await tx.query<{ id: string }>("insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 0) returning id", [run, column])).rows[0].id;
+        const column = (
+          await tx.query<{ id: string }>(
+            "insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id",
+            [run],
+          )
+        ).rows[0].id;
+        const cellId = (
+          await tx.query<{ id: string }>(
+            "insert into run_cells (run_id, column_id, column_index, row_index) values ($1, $2, 0, 0) returning id",
+            [run, column],
+          )
+        ).rows[0].id;
         return { run, column, cellId };
       });
+      await expect(asUser(test.db, userB, (tx) => tx.query(cell, [mine.run, mine.column, owned.prompt_versions, 1]))).rejects.toThrow(
+        /does not belong to this user/,
+      );
       await expect(
-        asUser(test.db, userB, (tx) => tx.query(cell, [mine.run, mine.column, owned.prompt_versions, 1])),
-      ).rejects.toThrow(/does not belong to this user/);
-      await expect(
-        asUser(test.db, userB, (tx) => tx.query("update run_cells set prompt_version_id = $1 where id = $2", [owned.prompt_versions, mine.cellId])),
+        asUser(test.db, userB, (tx) =>
+          tx.query("update run_cells set prompt_version_id = $1 where id = $2", [owned.prompt_versions, mine.cellId]),
+        ),
       ).rejects.toThrow(/cannot move/);
     });
 

@@ -34,7 +34,14 @@ describe("POST /api/v1/runs: run sizes", () => {
   for (const query of ["", "?dryRun=true"]) {
     it(`answers a 1 MB prompt x 6,000 rows with 413 naming the limit, in seconds${query ? " (dry run)" : ""}`, async () => {
       const start = performance.now();
-      const response = await post({ prompt: `${"Read this carefully. ".repeat(47_000)}{{n}}`, rows: Array.from({ length: 6_000 }, (_, n) => ({ n: String(n) })), models: [{ provider: "mock", model: "fast" }] }, query);
+      const response = await post(
+        {
+          prompt: `${"Read this carefully. ".repeat(47_000)}{{n}}`,
+          rows: Array.from({ length: 6_000 }, (_, n) => ({ n: String(n) })),
+          models: [{ provider: "mock", model: "fast" }],
+        },
+        query,
+      );
       expect(performance.now() - start).toBeLessThan(5_000);
       expect(response.status).toBe(413);
       const body = await response.json();
@@ -48,12 +55,15 @@ describe("POST /api/v1/runs: run sizes", () => {
 
     it(`answers 100,000 rows x 16 models x 100 trials with 413 before any insert${query ? " (dry run)" : ""}`, async () => {
       const start = performance.now();
-      const response = await post({
-        prompt: "Classify {{n}}",
-        rows: Array.from({ length: 100_000 }, (_, n) => ({ n: String(n) })),
-        models: Array.from({ length: 16 }, (_, index) => ({ provider: "mock", model: `m${index}` })),
-        trials: 100,
-      }, query);
+      const response = await post(
+        {
+          prompt: "Classify {{n}}",
+          rows: Array.from({ length: 100_000 }, (_, n) => ({ n: String(n) })),
+          models: Array.from({ length: 16 }, (_, index) => ({ provider: "mock", model: `m${index}` })),
+          trials: 100,
+        },
+        query,
+      );
       expect(performance.now() - start).toBeLessThan(10_000);
       expect(response.status).toBe(413);
       const body = await response.json();
@@ -67,10 +77,18 @@ describe("POST /api/v1/runs: run sizes", () => {
   it("reads the per-run cap from PARALLAXR_MAX_CELLS_PER_RUN", async () => {
     process.env.PARALLAXR_MAX_CELLS_PER_RUN = "10";
     try {
-      const response = await post({ prompt: "q {{n}}", rows: Array.from({ length: 11 }, (_, n) => ({ n: String(n) })), models: [{ provider: "mock", model: "fast" }] });
+      const response = await post({
+        prompt: "q {{n}}",
+        rows: Array.from({ length: 11 }, (_, n) => ({ n: String(n) })),
+        models: [{ provider: "mock", model: "fast" }],
+      });
       expect(response.status).toBe(413);
       expect((await response.json()).error.message).toContain("11 cells");
-      const small = await post({ prompt: "q {{n}}", rows: Array.from({ length: 10 }, (_, n) => ({ n: String(n) })), models: [{ provider: "mock", model: "fast" }] });
+      const small = await post({
+        prompt: "q {{n}}",
+        rows: Array.from({ length: 10 }, (_, n) => ({ n: String(n) })),
+        models: [{ provider: "mock", model: "fast" }],
+      });
       expect(small.status).toBe(201);
     } finally {
       delete process.env.PARALLAXR_MAX_CELLS_PER_RUN;
@@ -79,7 +97,9 @@ describe("POST /api/v1/runs: run sizes", () => {
 
   it("answers 429 once the caller's queued cells would pass PARALLAXR_MAX_QUEUED_CELLS_PER_USER: the request fits, the queue does not", async () => {
     // runs of the tests above wait in the queue too (no worker here): the cap leaves room for 15 more
-    const { rows: [{ n: waiting }] } = await test.db.query<{ n: number }>("select count(*)::int as n from run_cells where status in ('queued', 'running')");
+    const {
+      rows: [{ n: waiting }],
+    } = await test.db.query<{ n: number }>("select count(*)::int as n from run_cells where status in ('queued', 'running')");
     process.env.PARALLAXR_MAX_QUEUED_CELLS_PER_USER = String(waiting + 15);
     try {
       const rows = Array.from({ length: 10 }, (_, n) => ({ n: String(n) }));

@@ -53,7 +53,8 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       }
       const ms = performance.now() - start;
       const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
-      if (!(caught instanceof TooLargeError)) throw new Error(`expected a TooLargeError, got ${caught === null ? "success" : String(caught)}`);
+      if (!(caught instanceof TooLargeError))
+        throw new Error(`expected a TooLargeError, got ${caught === null ? "success" : String(caught)}`);
       return { error: caught, ms, heapGrowth };
     }
 
@@ -66,7 +67,10 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
         models: mockModels(1),
       };
       const before = await footprint(db);
-      for (const call of [() => estimateRun({ db, providers }, { userId: userA, input }), () => createRun({ db, providers }, { userId: userA, input })]) {
+      for (const call of [
+        () => estimateRun({ db, providers }, { userId: userA, input }),
+        () => createRun({ db, providers }, { userId: userA, input }),
+      ]) {
         const { error, ms, heapGrowth } = await refusal(call);
         expect(error.message).toMatch(/rendered/i);
         expect(error.message).toContain("1,000,000,000");
@@ -84,18 +88,37 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       const db = test.db;
       const document = "d".repeat(2_000_001);
       const big = await refusal(() =>
-        createRun({ db, providers }, { userId: userA, input: { prompt: "Compare {{a}} with {{b}}", rows: [{ a: "x", b: "y" }, { a: document, b: document }], models: mockModels(1) } }),
+        createRun(
+          { db, providers },
+          {
+            userId: userA,
+            input: {
+              prompt: "Compare {{a}} with {{b}}",
+              rows: [
+                { a: "x", b: "y" },
+                { a: document, b: document },
+              ],
+              models: mockModels(1),
+            },
+          },
+        ),
       );
       expect(big.error.field).toBe("rows.1");
       expect(big.error.message).toContain("4,000,000");
       expect(big.error.message).toContain("PARALLAXR_MAX_RENDERED_CHARS_PER_CELL");
       // Documents are the point of some runs: a few megabytes of rendered input per cell is fine.
-      const run = await createRun({ db, providers }, { userId: userA, input: { prompt: "Summarise {{doc}}", rows: [{ doc: "d".repeat(3_900_000) }], models: mockModels(1) } });
+      const run = await createRun(
+        { db, providers },
+        { userId: userA, input: { prompt: "Summarise {{doc}}", rows: [{ doc: "d".repeat(3_900_000) }], models: mockModels(1) } },
+      );
       expect(run.plan.cells).toBe(1);
       await changeRunStatus({ db }, { userId: userA, runId: run.id, action: "cancel" });
 
       const prompt = await refusal(() =>
-        createRun({ db, providers, limits: { ...defaults, maxPromptChars: 1_000 } } as never, { userId: userA, input: { prompt: "p".repeat(1_001), models: mockModels(1) } }),
+        createRun({ db, providers, limits: { ...defaults, maxPromptChars: 1_000 } } as never, {
+          userId: userA,
+          input: { prompt: "p".repeat(1_001), models: mockModels(1) },
+        }),
       );
       expect(prompt.error.field).toBe("prompt");
       expect(prompt.error.message).toContain("1,000");
@@ -111,7 +134,10 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
         trials: 100,
       };
       const before = await footprint(db);
-      for (const call of [() => estimateRun({ db, providers }, { userId: userA, input }), () => createRun({ db, providers }, { userId: userA, input })]) {
+      for (const call of [
+        () => estimateRun({ db, providers }, { userId: userA, input }),
+        () => createRun({ db, providers }, { userId: userA, input }),
+      ]) {
         const { error, ms } = await refusal(call);
         expect(error.message).toContain("160,000,000 cells");
         expect(error.message).toContain("200,000");
@@ -125,8 +151,15 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
     it("caps the cells a user has queued over all active runs, and counts paused runs", async (context) => {
       if (!test) return context.skip();
       const db = test.db;
-      const deps = { db, providers, limits: { ...defaults, maxQueuedCellsPerUser: 1_000 } } as never as { db: Database; providers: typeof providers };
-      const input = (rows: number): CreateRunInput => ({ prompt: "q {{n}}", rows: Array.from({ length: rows }, (_, n) => ({ n: String(n) })), models: mockModels(2) });
+      const deps = { db, providers, limits: { ...defaults, maxQueuedCellsPerUser: 1_000 } } as never as {
+        db: Database;
+        providers: typeof providers;
+      };
+      const input = (rows: number): CreateRunInput => ({
+        prompt: "q {{n}}",
+        rows: Array.from({ length: rows }, (_, n) => ({ n: String(n) })),
+        models: mockModels(2),
+      });
       const userC = "00000000-0000-4000-8000-00000000000c";
       const first = await createRun(deps, { userId: userC, input: input(300) });
       await changeRunStatus({ db }, { userId: userC, runId: first.id, action: "pause" });
@@ -156,16 +189,26 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       let run: Awaited<ReturnType<typeof createRun>>;
       let planned: { longestMs: number; probes: number; sawPlanned: boolean; claimedWhilePlanned: number };
       try {
-        run = await createRun({ db, providers }, {
-          userId: userD,
-          input: { prompt: "Item {{id}}: {{text}}", rows: Array.from({ length: 50_000 }, (_, i) => ({ id: String(i), text: `row ${i}` })), models: mockModels(4) },
-        });
+        run = await createRun(
+          { db, providers },
+          {
+            userId: userD,
+            input: {
+              prompt: "Item {{id}}: {{text}}",
+              rows: Array.from({ length: 50_000 }, (_, i) => ({ id: String(i), text: `row ${i}` })),
+              models: mockModels(4),
+            },
+          },
+        );
       } finally {
         planned = await probe.stop();
       }
       expect(run.status).toBe("queued");
       expect(run.plan.cells).toBe(200_000);
-      expect((await db.query<{ n: number }>("select count(*)::int as n from run_cells where run_id = $1 and status = 'queued'", [run.id])).rows[0].n).toBe(200_000);
+      expect(
+        (await db.query<{ n: number }>("select count(*)::int as n from run_cells where run_id = $1 and status = 'queued'", [run.id]))
+          .rows[0].n,
+      ).toBe(200_000);
       // One statement for every cell held PGlite's one connection for 12.5 s.
       expect(planned.longestMs, `longest select 1 wait over ${planned.probes} probes`).toBeLessThan(5_000);
       expect(planned.claimedWhilePlanned).toBe(0);
@@ -191,7 +234,11 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       if (!test) return context.skip();
       const db = test.db;
       const userE = "00000000-0000-4000-8000-00000000000e";
-      const input = (prompt: string): CreateRunInput => ({ prompt, rows: Array.from({ length: 20 }, (_, n) => ({ n: String(n) })), models: mockModels(2) });
+      const input = (prompt: string): CreateRunInput => ({
+        prompt,
+        rows: Array.from({ length: 20 }, (_, n) => ({ n: String(n) })),
+        models: mockModels(2),
+      });
       // A run caught half-way through planning, as a crash would leave it: planned, some cells in.
       const stuck = await createRun({ db, providers }, { userId: userE, input: input("stuck {{n}}") });
       await db.query("update runs set status = 'planned' where id = $1", [stuck.id]);
@@ -202,10 +249,17 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       const worker = await startWorker({ db, providers, pollMs: 20 });
       try {
         const other = await createRun({ db, providers }, { userId: userE, input: input("other {{n}}") });
-        await waitFor(async () => (await getRun({ db }, { userId: userE, runId: other.id })).status === "completed", { what: "the queued run to complete" });
+        await waitFor(async () => (await getRun({ db }, { userId: userE, runId: other.id })).status === "completed", {
+          what: "the queued run to complete",
+        });
         // stuck kept rows 0-9 of its two models, fresh has all 20 rows
-        for (const [id, count] of [[stuck.id, 20], [fresh.id, 40]] as const) {
-          const cells = (await db.query<{ status: string; attempts: number }>("select status, attempts from run_cells where run_id = $1", [id])).rows;
+        for (const [id, count] of [
+          [stuck.id, 20],
+          [fresh.id, 40],
+        ] as const) {
+          const cells = (
+            await db.query<{ status: string; attempts: number }>("select status, attempts from run_cells where run_id = $1", [id])
+          ).rows;
           expect(cells).toEqual(Array(count).fill({ status: "queued", attempts: 0 }));
         }
       } finally {
@@ -216,10 +270,13 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       await db.query("update runs set updated_at = now() - interval '1 hour' where id = $1", [stuck.id]);
       const next = await startWorker({ db, providers, pollMs: 20 });
       try {
-        const failed = await waitFor(async () => {
-          const run = await getRun({ db }, { userId: userE, runId: stuck.id });
-          return run.status === "failed" ? run : null;
-        }, { what: "the interrupted run to be failed" });
+        const failed = await waitFor(
+          async () => {
+            const run = await getRun({ db }, { userId: userE, runId: stuck.id });
+            return run.status === "failed" ? run : null;
+          },
+          { what: "the interrupted run to be failed" },
+        );
         expect(failed.error).toMatch(/planning .*interrupted/i);
         expect(failed.cells.map((cell) => cell.status)).toEqual(Array(20).fill("cancelled"));
         expect(failed.finishedAt).not.toBeNull();
@@ -237,7 +294,9 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
  * due to its answer: on PGlite a statement blocks the thread, so a probe's timer fires late too.
  * Also watches for a cell being claimed while its run is planned.
  */
-function startProbe(db: Database): { stop(): Promise<{ longestMs: number; probes: number; sawPlanned: boolean; claimedWhilePlanned: number }> } {
+function startProbe(db: Database): {
+  stop(): Promise<{ longestMs: number; probes: number; sawPlanned: boolean; claimedWhilePlanned: number }>;
+} {
   let stopped = false;
   let longestMs = 0;
   let probes = 0;

@@ -67,11 +67,14 @@ function describeUnstorable(label: string, create: () => Promise<TestDatabase | 
     });
 
     const runWords = (words: string[]) =>
-      runToEnd({ db: test!.db, providers }, {
-        userId: userA,
-        input: { prompt: "Say {{word}}.", rows: words.map((word) => ({ word })), models: [{ provider: "openai", model: "gpt-4o" }] },
-        timeoutMs: 20_000,
-      });
+      runToEnd(
+        { db: test!.db, providers },
+        {
+          userId: userA,
+          input: { prompt: "Say {{word}}.", rows: words.map((word) => ({ word })), models: [{ provider: "openai", model: "gpt-4o" }] },
+          timeoutMs: 20_000,
+        },
+      );
 
     it("stores a NUL and half a surrogate pair as U+FFFD, in the cell and in the cache", async (context) => {
       if (!test) return context.skip();

@@ -15,15 +15,29 @@ describe("workbench state", () => {
   });
 
   it("keeps each user's setup, changing only the fields given", async () => {
-    expect(await asUser(test.db, userA, getWorkbenchState)).toEqual({ activePromptId: null, datasetId: null, graderPromptId: null, columns: [] });
+    expect(await asUser(test.db, userA, getWorkbenchState)).toEqual({
+      activePromptId: null,
+      datasetId: null,
+      graderPromptId: null,
+      columns: [],
+    });
     const prompt = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "p", text: "Hi {{x}}", type: "generator" }));
     const grader = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "g", text: "Grade {{output}}", type: "grader" }));
-    const datasetId = await asUser(test.db, userA, (tx) => insertDataset(tx, { name: "d.csv", source: "upload", headers: ["x"], rows: [{ x: "1" }] }));
+    const datasetId = await asUser(test.db, userA, (tx) =>
+      insertDataset(tx, { name: "d.csv", source: "upload", headers: ["x"], rows: [{ x: "1" }] }),
+    );
 
-    await asUser(test.db, userA, (tx) => updateWorkbenchState(tx, { activePromptId: prompt.id, columns: [{ provider: "mock", model: "echo", params: {} }] }));
+    await asUser(test.db, userA, (tx) =>
+      updateWorkbenchState(tx, { activePromptId: prompt.id, columns: [{ provider: "mock", model: "echo", params: {} }] }),
+    );
     const result = await asUser(test.db, userA, (tx) => updateWorkbenchState(tx, { datasetId, graderPromptId: grader.id }));
     expect(result).toEqual({
-      state: { activePromptId: prompt.id, datasetId, graderPromptId: grader.id, columns: [{ provider: "mock", model: "echo", params: {} }] },
+      state: {
+        activePromptId: prompt.id,
+        datasetId,
+        graderPromptId: grader.id,
+        columns: [{ provider: "mock", model: "echo", params: {} }],
+      },
     });
     // null clears one field and leaves the rest
     await asUser(test.db, userA, (tx) => updateWorkbenchState(tx, { graderPromptId: null }));
@@ -39,7 +53,9 @@ describe("workbench state", () => {
     expect(result).toEqual({ invisible: "graderPromptId" });
     // a generator prompt is not a grader
     const generator = await asUser(test.db, userB, (tx) => insertPrompt(tx, { name: "gen", text: "x", type: "generator" }));
-    expect(await asUser(test.db, userB, (tx) => updateWorkbenchState(tx, { graderPromptId: generator.id }))).toEqual({ invisible: "graderPromptId" });
+    expect(await asUser(test.db, userB, (tx) => updateWorkbenchState(tx, { graderPromptId: generator.id }))).toEqual({
+      invisible: "graderPromptId",
+    });
 
     await asUser(test.db, userB, (tx) => updateWorkbenchState(tx, { activePromptId: generator.id }));
     await asUser(test.db, userB, (tx) => tx.query("delete from prompts where id = $1", [generator.id]));

@@ -103,7 +103,10 @@ describe("Anthropic adapter (Messages API over HTTP)", () => {
   it("an overloaded_error event inside a 200 stream: a retryable server error", async () => {
     const [messageStart] = readChunksFixture("anthropic", "message.chunks.txt");
     server.enqueue({
-      chunks: sseNamedEvents([messageStart, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } as { type: string }]),
+      chunks: sseNamedEvents([
+        messageStart,
+        { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } as { type: string },
+      ]),
     });
     const error = await providerErrorOf(provider.generate(textRequest({ model: MODEL, onDelta: () => {} })));
     expect(error).toMatchObject({ code: "server", retryable: true });
@@ -126,7 +129,7 @@ describe("Anthropic adapter (Messages API over HTTP)", () => {
   it("an empty body and malformed JSON: server errors", async () => {
     server.enqueue({ headers: { "content-type": "application/json" }, body: "" });
     expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "server" });
-    server.enqueue({ headers: { "content-type": "application/json" }, body: "{\"type\":\"message\",\"content\":[" });
+    server.enqueue({ headers: { "content-type": "application/json" }, body: '{"type":"message","content":[' });
     expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "server" });
   });
 
@@ -150,6 +153,11 @@ describe("Anthropic adapter (Messages API over HTTP)", () => {
     expect(listed.map((model) => [model.provider, model.model, model.contextWindow])).toEqual(
       Object.entries(contextWindows.providers.anthropic).map(([model, window]) => ["anthropic", model, window]),
     );
-    expect(listed).toContainEqual({ provider: "anthropic", model: "claude-sonnet-4-5", label: "Anthropic / claude-sonnet-4-5", contextWindow: 200_000 });
+    expect(listed).toContainEqual({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      label: "Anthropic / claude-sonnet-4-5",
+      contextWindow: 200_000,
+    });
   });
 });

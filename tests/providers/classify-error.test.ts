@@ -124,7 +124,13 @@ describe("classifyHttpFailure: status, headers and body codes, never message tex
   });
 
   it("classifies an APICallError the SDK made from a 2xx it could not parse as a server error", () => {
-    const error = new APICallError({ message: "Invalid JSON response", url: "http://x", requestBodyValues: {}, statusCode: 200, responseBody: "" });
+    const error = new APICallError({
+      message: "Invalid JSON response",
+      url: "http://x",
+      requestBodyValues: {},
+      statusCode: 200,
+      responseBody: "",
+    });
     expect(classifyProviderError(error, context)).toMatchObject({ code: "server", statusCode: 200 });
   });
 });

@@ -68,7 +68,7 @@ describe("Gemini adapter (Google Generative AI over HTTP)", () => {
 
     expect(server.requests[0].path).toBe(`/v1beta/models/${MODEL}:streamGenerateContent`);
     expect(server.requests[0].query.get("alt")).toBe("sse");
-    expect(deltas).toEqual(['There are **3**', ' "r"s in strawberry.\n\nst**r**awbe**rr**y']);
+    expect(deltas).toEqual(["There are **3**", ' "r"s in strawberry.\n\nst**r**awbe**rr**y']);
     expect(result).toMatchObject({ text: deltas.join(""), tokensIn: 9, tokensOut: 23 + 185, finishReason: "stop" });
   });
 
@@ -117,7 +117,7 @@ describe("Gemini adapter (Google Generative AI over HTTP)", () => {
   it("an empty body and malformed JSON: server errors", async () => {
     server.enqueue({ headers: { "content-type": "application/json" }, body: "" });
     expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "server" });
-    server.enqueue({ headers: { "content-type": "application/json" }, body: "{\"candidates\": [" });
+    server.enqueue({ headers: { "content-type": "application/json" }, body: '{"candidates": [' });
     expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "server" });
   });
 
@@ -125,7 +125,7 @@ describe("Gemini adapter (Google Generative AI over HTTP)", () => {
     server.enqueue({ body: readJsonFixture("gemini", "generate-content.json") });
     const result = await provider.generate(textRequest({ model: MODEL, params: { safety: "off" } }));
     expect(result.warnings).toEqual(['Gemini ignores the unknown parameter "safety".']);
-    expect(JSON.stringify(server.requests[0].body)).not.toContain("safety\":\"off");
+    expect(JSON.stringify(server.requests[0].body)).not.toContain('safety":"off');
   });
 
   it("context windows come from the shipped table", async () => {

@@ -28,7 +28,9 @@ describe("Groq adapter (OpenAI-compatible chat completions over HTTP)", () => {
 
   it("posts to /openai/v1/chat/completions with a Bearer key, the prompt as the user message, params mapped", async () => {
     server.enqueue({ body: readJsonFixture("groq", "chat-completion.json") });
-    const result = await provider.generate(textRequest({ model: MODEL, params: { temperature: 0, maxTokens: 700, topP: 1, stopSequences: ["\n\n\n"], seed: 42 } }));
+    const result = await provider.generate(
+      textRequest({ model: MODEL, params: { temperature: 0, maxTokens: 700, topP: 1, stopSequences: ["\n\n\n"], seed: 42 } }),
+    );
 
     const [sent] = server.requests;
     expect(sent.path).toBe("/openai/v1/chat/completions");
@@ -77,7 +79,10 @@ describe("Groq adapter (OpenAI-compatible chat completions over HTTP)", () => {
 
   it("429 with Retry-After: rate_limited and retryAfterMs", async () => {
     server.enqueue({ status: 429, headers: { "retry-after": "4" }, body: readJsonFixture("groq", "error-429-rate-limit.json") });
-    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "rate_limited", retryAfterMs: 4_000 });
+    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({
+      code: "rate_limited",
+      retryAfterMs: 4_000,
+    });
   });
 
   it("500 and 503: retryable server errors", async () => {
@@ -94,7 +99,9 @@ describe("Groq adapter (OpenAI-compatible chat completions over HTTP)", () => {
 
   it("a server slower than the signal: timeout", async () => {
     server.enqueue({ delayMs: 5_000, body: readJsonFixture("groq", "chat-completion.json") });
-    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe("timeout");
+    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe(
+      "timeout",
+    );
   });
 
   it("an empty body and malformed JSON: server errors", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { createGuardedFetch, MAX_ERROR_BODY_BYTES, MAX_IMAGE_RESPONSE_BYTES, MAX_TEXT_RESPONSE_BYTES } from "@/lib/providers/adapters/guarded-fetch";
+import {
+  createGuardedFetch,
+  MAX_ERROR_BODY_BYTES,
+  MAX_IMAGE_RESPONSE_BYTES,
+  MAX_TEXT_RESPONSE_BYTES,
+} from "@/lib/providers/adapters/guarded-fetch";
 import { isProviderError } from "@/lib/providers/provider-error";
 
 // The address checks of the fetch every adapter uses, where private addresses are refused (a
@@ -26,7 +31,12 @@ async function errorOf(call: Promise<unknown>) {
 describe("createGuardedFetch: addresses", () => {
   it("refuses a public-looking name that resolves to a private address, before anything is sent", async () => {
     const { fetch, sent } = recordingFetch();
-    const guarded = createGuardedFetch({ label: "OpenAI", fetch, allowPrivateAddresses: false, resolveHost: async () => ["93.184.216.34", "10.0.0.5"] });
+    const guarded = createGuardedFetch({
+      label: "OpenAI",
+      fetch,
+      allowPrivateAddresses: false,
+      resolveHost: async () => ["93.184.216.34", "10.0.0.5"],
+    });
     const error = await errorOf(guarded("https://api.example.test/v1/chat/completions", { method: "POST" }));
     expect(error).toMatchObject({ code: "bad_request", retryable: false });
     expect(error.message).toContain("resolves to 10.0.0.5");
@@ -37,7 +47,12 @@ describe("createGuardedFetch: addresses", () => {
   it("refuses the metadata address and loopback written as literals, without resolving", async () => {
     const { fetch, sent } = recordingFetch();
     const asked: string[] = [];
-    const guarded = createGuardedFetch({ label: "Ollama", fetch, allowPrivateAddresses: false, resolveHost: async (host) => (asked.push(host), []) });
+    const guarded = createGuardedFetch({
+      label: "Ollama",
+      fetch,
+      allowPrivateAddresses: false,
+      resolveHost: async (host) => (asked.push(host), []),
+    });
     for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[::1]:11434/api/chat", "http://localhost:11434/api/chat"]) {
       await expect(errorOf(guarded(url))).resolves.toMatchObject({ code: "bad_request" });
     }
@@ -47,14 +62,25 @@ describe("createGuardedFetch: addresses", () => {
 
   it("sends to a name that resolves to public addresses only", async () => {
     const { fetch, sent } = recordingFetch();
-    const guarded = createGuardedFetch({ label: "OpenAI", fetch, allowPrivateAddresses: false, resolveHost: async () => ["93.184.216.34"] });
+    const guarded = createGuardedFetch({
+      label: "OpenAI",
+      fetch,
+      allowPrivateAddresses: false,
+      resolveHost: async () => ["93.184.216.34"],
+    });
     expect((await guarded("https://api.example.test/v1/models")).status).toBe(200);
     expect(sent).toEqual(["https://api.example.test/v1/models"]);
   });
 
   it("resolves nothing where private addresses are allowed (the local user)", async () => {
     const { fetch, sent } = recordingFetch();
-    const guarded = createGuardedFetch({ label: "Ollama", fetch, resolveHost: async () => { throw new Error("must not resolve"); } });
+    const guarded = createGuardedFetch({
+      label: "Ollama",
+      fetch,
+      resolveHost: async () => {
+        throw new Error("must not resolve");
+      },
+    });
     expect((await guarded("http://127.0.0.1:11434/api/tags")).status).toBe(200);
     expect(sent).toHaveLength(1);
   });

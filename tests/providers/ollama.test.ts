@@ -127,7 +127,10 @@ describe("Ollama adapter (native /api/chat, /api/show, /api/tags over HTTP)", ()
 
   it("429 with Retry-After, 500, and 503 (queue full): rate_limited and retryable server errors", async () => {
     server.enqueue({ status: 429, headers: { "retry-after": "2" }, body: { error: "too many requests" } });
-    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "rate_limited", retryAfterMs: 2_000 });
+    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({
+      code: "rate_limited",
+      retryAfterMs: 2_000,
+    });
     server.enqueue({ status: 500, body: { error: "llama runner process has terminated: signal: killed" } });
     const crashed = await providerErrorOf(provider.generate(textRequest({ model: MODEL })));
     expect(crashed).toMatchObject({ code: "server", statusCode: 500, retryable: true });
@@ -138,7 +141,10 @@ describe("Ollama adapter (native /api/chat, /api/show, /api/tags over HTTP)", ()
 
   it("an error line inside a 200 stream: a server error after the deltas that arrived", async () => {
     const [first] = readChunksFixture("ollama", "chat.chunks.txt");
-    server.enqueue({ headers: NDJSON, chunks: ndjson([first, { error: "an error was encountered while running the model: unexpected EOF" }]) });
+    server.enqueue({
+      headers: NDJSON,
+      chunks: ndjson([first, { error: "an error was encountered while running the model: unexpected EOF" }]),
+    });
     const deltas: string[] = [];
     const error = await providerErrorOf(provider.generate(textRequest({ model: MODEL, onDelta: (text) => deltas.push(text) })));
     expect(deltas).toEqual(["The"]);
@@ -159,10 +165,14 @@ describe("Ollama adapter (native /api/chat, /api/show, /api/tags over HTTP)", ()
 
   it("a server slower than the signal, and a stream that stalls past it: timeout", async () => {
     server.enqueue({ delayMs: 5_000, body: readJsonFixture("ollama", "chat.json") });
-    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe("timeout");
+    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe(
+      "timeout",
+    );
 
     server.enqueue({ headers: NDJSON, chunks: ndjson(readChunksFixture("ollama", "chat.chunks.txt")), chunkDelayMs: 500 });
-    const stalled = await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(300), onDelta: () => {} })));
+    const stalled = await providerErrorOf(
+      provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(300), onDelta: () => {} })),
+    );
     expect(stalled.code).toBe("timeout");
   });
 
@@ -172,9 +182,9 @@ describe("Ollama adapter (native /api/chat, /api/show, /api/tags over HTTP)", ()
       code: "server",
       message: "Ollama sent an empty or malformed response (status 200).",
     });
-    server.enqueue({ headers: { "content-type": "application/json" }, body: "{\"message\": {\"content\": \"Hel" });
+    server.enqueue({ headers: { "content-type": "application/json" }, body: '{"message": {"content": "Hel' });
     expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).code).toBe("server");
-    server.enqueue({ headers: NDJSON, chunks: ["{\"message\":{\"content\":\"Hi\"},\"done\":false}\n", "not json\n"] });
+    server.enqueue({ headers: NDJSON, chunks: ['{"message":{"content":"Hi"},"done":false}\n', "not json\n"] });
     expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, onDelta: () => {} })))).code).toBe("server");
   });
 

@@ -32,7 +32,9 @@ describe("OpenAI-compatible adapter (LM Studio, vLLM, llama.cpp) over HTTP", () 
 
   it("needs no key: posts to <base>/chat/completions with no Authorization header", async () => {
     server.enqueue({ body: readJsonFixture("openai", "chat-completion.json") });
-    const result = await keyless.generate(textRequest({ model: MODEL, params: { temperature: 0.1, maxTokens: 32, stopSequences: ["</s>"] } }));
+    const result = await keyless.generate(
+      textRequest({ model: MODEL, params: { temperature: 0.1, maxTokens: 32, stopSequences: ["</s>"] } }),
+    );
 
     const [sent] = server.requests;
     expect(sent.path).toBe("/v1/chat/completions");
@@ -73,10 +75,15 @@ describe("OpenAI-compatible adapter (LM Studio, vLLM, llama.cpp) over HTTP", () 
   });
 
   it("401: auth naming the server, with only the last four characters", async () => {
-    server.enqueue({ status: 401, body: { error: { message: "Invalid API Key", type: "invalid_request_error", code: "invalid_api_key" } } });
+    server.enqueue({
+      status: 401,
+      body: { error: { message: "Invalid API Key", type: "invalid_request_error", code: "invalid_api_key" } },
+    });
     const error = await providerErrorOf(keyed.generate(textRequest({ model: MODEL })));
     expect(error.code).toBe("auth");
-    expect(error.message).toBe(`${new URL(server.baseURL).host} (OpenAI-compatible) rejected the key ending in ...7f3a: check Settings -> Keys`);
+    expect(error.message).toBe(
+      `${new URL(server.baseURL).host} (OpenAI-compatible) rejected the key ending in ...7f3a: check Settings -> Keys`,
+    );
     expect(everythingIn(error)).not.toContain("KEYMATERIAL");
   });
 
@@ -87,7 +94,10 @@ describe("OpenAI-compatible adapter (LM Studio, vLLM, llama.cpp) over HTTP", () 
 
   it("429 with Retry-After, and 500: rate_limited and server", async () => {
     server.enqueue({ status: 429, headers: { "retry-after": "1" }, body: { error: { message: "busy" } } });
-    expect(await providerErrorOf(keyless.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "rate_limited", retryAfterMs: 1_000 });
+    expect(await providerErrorOf(keyless.generate(textRequest({ model: MODEL })))).toMatchObject({
+      code: "rate_limited",
+      retryAfterMs: 1_000,
+    });
     server.enqueue({ status: 500, body: { error: { code: 500, message: "Internal Server Error", type: "server_error" } } });
     expect((await providerErrorOf(keyless.generate(textRequest({ model: MODEL })))).code).toBe("server");
   });
@@ -107,14 +117,16 @@ describe("OpenAI-compatible adapter (LM Studio, vLLM, llama.cpp) over HTTP", () 
   it("an empty body and malformed JSON: server errors", async () => {
     server.enqueue({ headers: { "content-type": "application/json" }, body: "" });
     expect((await providerErrorOf(keyless.generate(textRequest({ model: MODEL })))).code).toBe("server");
-    server.enqueue({ headers: { "content-type": "application/json" }, body: "{\"choices\":" });
+    server.enqueue({ headers: { "content-type": "application/json" }, body: '{"choices":' });
     expect((await providerErrorOf(keyless.generate(textRequest({ model: MODEL })))).code).toBe("server");
   });
 
   it("topK (not in the chat completions API) is a warning and is not sent", async () => {
     server.enqueue({ body: readJsonFixture("openai", "chat-completion.json") });
     const result = await keyless.generate(textRequest({ model: MODEL, params: { topK: 40 } }));
-    expect(result.warnings).toEqual([`${new URL(server.baseURL).host} (OpenAI-compatible) does not support the parameter "topK"; it was not sent.`]);
+    expect(result.warnings).toEqual([
+      `${new URL(server.baseURL).host} (OpenAI-compatible) does not support the parameter "topK"; it was not sent.`,
+    ]);
     expect(server.requests[0].body).not.toHaveProperty("top_k");
   });
 

@@ -119,7 +119,14 @@ describe("OpenAI adapter (chat completions over HTTP)", () => {
   it("429 insufficient_quota: rate_limited but not retryable, pointing at billing", async () => {
     server.enqueue({
       status: 429,
-      body: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", param: null, code: "insufficient_quota" } },
+      body: {
+        error: {
+          message: "You exceeded your current quota, please check your plan and billing details.",
+          type: "insufficient_quota",
+          param: null,
+          code: "insufficient_quota",
+        },
+      },
     });
     const error = await providerErrorOf(provider.generate(textRequest({ model: "gpt-4o" })));
     expect(error).toMatchObject({ code: "rate_limited", retryable: false });
@@ -142,7 +149,14 @@ describe("OpenAI adapter (chat completions over HTTP)", () => {
   it("another 400 (an unsupported parameter the vendor refused): bad_request with the vendor's reason", async () => {
     server.enqueue({
       status: 400,
-      body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: "invalid_request_error", param: "max_tokens", code: "unsupported_parameter" } },
+      body: {
+        error: {
+          message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          type: "invalid_request_error",
+          param: "max_tokens",
+          code: "unsupported_parameter",
+        },
+      },
     });
     const error = await providerErrorOf(provider.generate(textRequest({ model: "gpt-4o", params: { maxTokens: 10 } })));
     expect(error.code).toBe("bad_request");

@@ -65,7 +65,14 @@ describe("OpenRouter adapter (OpenAI-compatible chat completions over HTTP)", ()
 
     expect(server.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     expect(deltas).toEqual(["Bon", "jour"]);
-    expect(result).toMatchObject({ text: "Bonjour", tokensIn: 12, tokensOut: 3, tokensEstimated: false, finishReason: "stop", costUsd: 0.0000036 });
+    expect(result).toMatchObject({
+      text: "Bonjour",
+      tokensIn: 12,
+      tokensOut: 3,
+      tokensEstimated: false,
+      finishReason: "stop",
+      costUsd: 0.0000036,
+    });
   });
 
   it("401: auth with only the last four characters", async () => {
@@ -87,17 +94,35 @@ describe("OpenRouter adapter (OpenAI-compatible chat completions over HTTP)", ()
   it("429 with Retry-After: rate_limited and retryAfterMs", async () => {
     fresh();
     server.enqueue({ status: 429, headers: { "retry-after": "20" }, body: readJsonFixture("openrouter", "error-429-rate-limited.json") });
-    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "rate_limited", retryAfterMs: 20_000 });
+    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({
+      code: "rate_limited",
+      retryAfterMs: 20_000,
+    });
   });
 
   it("502 from the upstream model, and the same error inside a 200 stream: retryable server errors", async () => {
     fresh();
     server.enqueue({ status: 502, body: readJsonFixture("openrouter", "error-502-upstream.json") });
-    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({ code: "server", statusCode: 502, retryable: true });
+    expect(await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).toMatchObject({
+      code: "server",
+      statusCode: 502,
+      retryable: true,
+    });
 
     const [first] = readChunksFixture("openrouter", "chat-completion.chunks.txt");
     server.enqueue({
-      chunks: sseData([first, { id: first.id, object: "chat.completion.chunk", created: first.created, model: MODEL, provider: "OpenAI", error: { code: 502, message: "Provider disconnected" }, choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }] }]),
+      chunks: sseData([
+        first,
+        {
+          id: first.id,
+          object: "chat.completion.chunk",
+          created: first.created,
+          model: MODEL,
+          provider: "OpenAI",
+          error: { code: 502, message: "Provider disconnected" },
+          choices: [{ index: 0, delta: { content: "" }, finish_reason: "error" }],
+        },
+      ]),
     });
     const midStream = await providerErrorOf(provider.generate(textRequest({ model: MODEL, onDelta: () => {} })));
     expect(midStream).toMatchObject({ code: "server", retryable: true });
@@ -107,14 +132,16 @@ describe("OpenRouter adapter (OpenAI-compatible chat completions over HTTP)", ()
   it("a server slower than the signal: timeout", async () => {
     fresh();
     server.enqueue({ delayMs: 5_000, body: readJsonFixture("openrouter", "chat-completion.json") });
-    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe("timeout");
+    expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL, signal: AbortSignal.timeout(150) })))).code).toBe(
+      "timeout",
+    );
   });
 
   it("an empty body and malformed JSON: server errors", async () => {
     fresh();
     server.enqueue({ headers: { "content-type": "application/json" }, body: "" });
     expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).code).toBe("server");
-    server.enqueue({ headers: { "content-type": "application/json" }, body: "{\"id\":\"gen-1\"," });
+    server.enqueue({ headers: { "content-type": "application/json" }, body: '{"id":"gen-1",' });
     expect((await providerErrorOf(provider.generate(textRequest({ model: MODEL })))).code).toBe("server");
   });
 

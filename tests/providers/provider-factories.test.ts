@@ -5,15 +5,47 @@ import { providerFactories } from "@/lib/providers/provider-factories";
 
 describe("providerFactories", () => {
   it("offers the seven vendors with their defaults and environment variables", () => {
-    expect(Object.keys(providerFactories).sort()).toEqual(["anthropic", "gemini", "groq", "ollama", "openai", "openai-compatible", "openrouter"]);
+    expect(Object.keys(providerFactories).sort()).toEqual([
+      "anthropic",
+      "gemini",
+      "groq",
+      "ollama",
+      "openai",
+      "openai-compatible",
+      "openrouter",
+    ]);
     expect(
-      Object.values(providerFactories).map(({ id, needsKey, defaultBaseURL, envKey, envKeyAliases }) => ({ id, needsKey, defaultBaseURL, envKey, envKeyAliases })),
+      Object.values(providerFactories).map(({ id, needsKey, defaultBaseURL, envKey, envKeyAliases }) => ({
+        id,
+        needsKey,
+        defaultBaseURL,
+        envKey,
+        envKeyAliases,
+      })),
     ).toEqual([
       { id: "openai", needsKey: true, defaultBaseURL: "https://api.openai.com/v1", envKey: "OPENAI_API_KEY", envKeyAliases: undefined },
-      { id: "anthropic", needsKey: true, defaultBaseURL: "https://api.anthropic.com/v1", envKey: "ANTHROPIC_API_KEY", envKeyAliases: undefined },
-      { id: "openrouter", needsKey: true, defaultBaseURL: "https://openrouter.ai/api/v1", envKey: "OPENROUTER_API_KEY", envKeyAliases: undefined },
+      {
+        id: "anthropic",
+        needsKey: true,
+        defaultBaseURL: "https://api.anthropic.com/v1",
+        envKey: "ANTHROPIC_API_KEY",
+        envKeyAliases: undefined,
+      },
+      {
+        id: "openrouter",
+        needsKey: true,
+        defaultBaseURL: "https://openrouter.ai/api/v1",
+        envKey: "OPENROUTER_API_KEY",
+        envKeyAliases: undefined,
+      },
       { id: "groq", needsKey: true, defaultBaseURL: "https://api.groq.com/openai/v1", envKey: "GROQ_API_KEY", envKeyAliases: undefined },
-      { id: "gemini", needsKey: true, defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta", envKey: "GOOGLE_GENERATIVE_AI_API_KEY", envKeyAliases: ["GEMINI_API_KEY"] },
+      {
+        id: "gemini",
+        needsKey: true,
+        defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta",
+        envKey: "GOOGLE_GENERATIVE_AI_API_KEY",
+        envKeyAliases: ["GEMINI_API_KEY"],
+      },
       { id: "ollama", needsKey: false, defaultBaseURL: "http://localhost:11434", envKey: null, envKeyAliases: undefined },
       { id: "openai-compatible", needsKey: false, defaultBaseURL: null, envKey: null, envKeyAliases: undefined },
     ]);

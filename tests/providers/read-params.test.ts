@@ -17,7 +17,17 @@ function badRequestMessage(params: Record<string, unknown>): string {
 
 describe("readParams", () => {
   it("passes valid values through under their own names", () => {
-    const params = { temperature: 0, maxTokens: 1, topP: 1, topK: 3, stopSequences: [], system: "", seed: -5, frequencyPenalty: -1.5, presencePenalty: 2 };
+    const params = {
+      temperature: 0,
+      maxTokens: 1,
+      topP: 1,
+      topK: 3,
+      stopSequences: [],
+      system: "",
+      seed: -5,
+      frequencyPenalty: -1.5,
+      presencePenalty: 2,
+    };
     expect(readParams(params, everything)).toEqual({ values: params, warnings: [] });
   });
 

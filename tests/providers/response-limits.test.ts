@@ -14,7 +14,19 @@ const readAtMost = 16 * MB;
 
 const openAiChunk = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`;
 const anthropicHead = [
-  { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "m", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } },
+  {
+    type: "message_start",
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "m",
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
+  },
   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
 ]
   .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
@@ -36,7 +48,8 @@ describe("response caps and error bodies, for every adapter", () => {
   afterEach(() => server.reset());
   afterAll(() => server.close());
 
-  const build = (provider: string, prefix = ""): TextProvider => providerFactories[provider].create({ apiKey: TEST_API_KEY, baseURL: `${server.origin}${prefix}` });
+  const build = (provider: string, prefix = ""): TextProvider =>
+    providerFactories[provider].create({ apiKey: TEST_API_KEY, baseURL: `${server.origin}${prefix}` });
   // The stream's own deadline: reading 10 MB takes well under a second here; a reader without a
   // cap would read until this aborts it (a timeout, not the cap's error).
   const streaming = (model = "m") => textRequest({ model, onDelta: () => {}, signal: AbortSignal.timeout(8_000) });
@@ -72,12 +85,24 @@ describe("response caps and error bodies, for every adapter", () => {
   }
 
   it("openai: a 20 MB answer (not streamed) is refused at the cap, while it is read", async () => {
-    server.route("POST /v1/chat/completions", hugeJson('{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"', '"},"finish_reason":"stop"}]}'));
+    server.route(
+      "POST /v1/chat/completions",
+      hugeJson(
+        '{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"',
+        '"},"finish_reason":"stop"}]}',
+      ),
+    );
     await expectCapped(build("openai", "/v1").generate(textRequest()));
   });
 
   it("anthropic: a 20 MB answer is refused at the cap", async () => {
-    server.route("POST /v1/messages", hugeJson('{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"', '"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}'));
+    server.route(
+      "POST /v1/messages",
+      hugeJson(
+        '{"id":"m","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"',
+        '"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}',
+      ),
+    );
     await expectCapped(build("anthropic", "/v1").generate(textRequest()));
   });
 
@@ -95,7 +120,10 @@ describe("response caps and error bodies, for every adapter", () => {
   });
 
   it("refuses an answer whose Content-Length is over the cap without reading it", async () => {
-    server.route("POST /v1/chat/completions", { ...hugeJson('{"x":"', '"}'), headers: { "content-type": "application/json", "content-length": String(twentyMegabytes + 11) } });
+    server.route("POST /v1/chat/completions", {
+      ...hugeJson('{"x":"', '"}'),
+      headers: { "content-type": "application/json", "content-length": String(twentyMegabytes + 11) },
+    });
     const error = await providerErrorOf(build("openai", "/v1").generate(textRequest()));
     expect(error.message).toContain("10 MB");
     expect(server.bytesSent).toBeLessThan(readAtMost);
@@ -121,7 +149,10 @@ describe("response caps and error bodies, for every adapter", () => {
   }
 
   it("openai: an HTML page inside the error's message field is not shown either", async () => {
-    server.route("POST /v1/chat/completions", { status: 400, body: { error: { message: page.slice(0, 2_000), type: "invalid_request_error" } } });
+    server.route("POST /v1/chat/completions", {
+      status: 400,
+      body: { error: { message: page.slice(0, 2_000), type: "invalid_request_error" } },
+    });
     const error = await providerErrorOf(build("openai", "/v1").generate(textRequest()));
     expect(error.code).toBe("bad_request");
     expect(error.message).not.toMatch(/[<>]/);

@@ -173,7 +173,9 @@ function misplacedServerOnly(graph: Map<string, ModuleImport[]>): string[] {
 
 /** Imports by which the worker's, the CLI's and the tests' modules reach a server-only module. */
 function serverOnlyReach(graph: Map<string, ModuleImport[]>): string[] {
-  const serverOnlyFiles = [...graph].filter(([, imports]) => imports.some(({ specifier }) => specifier === SERVER_ONLY)).map(([file]) => file);
+  const serverOnlyFiles = [...graph]
+    .filter(([, imports]) => imports.some(({ specifier }) => specifier === SERVER_ONLY))
+    .map(([file]) => file);
   if (serverOnlyFiles.length === 0) return [];
   const escaped = serverOnlyFiles.map((file) => file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return crossings(graph, { from: OUTSIDE_NEXT, forbidden: new RegExp(`^(${escaped.join("|")})$`) });
@@ -184,7 +186,13 @@ describe("layer boundaries", () => {
 
   it("reads the source tree", () => {
     expect([...graph.keys()]).toEqual(
-      expect.arrayContaining(["components/workbench.tsx", "lib/client/api.ts", "lib/db/database.ts", "cli/worker.ts", "app/api/v1/runs/route.ts"]),
+      expect.arrayContaining([
+        "components/workbench.tsx",
+        "lib/client/api.ts",
+        "lib/db/database.ts",
+        "cli/worker.ts",
+        "app/api/v1/runs/route.ts",
+      ]),
     );
   });
 
@@ -193,7 +201,10 @@ describe("layer boundaries", () => {
   });
 
   it('imports "server-only" only in modules that Next alone loads (lib/server/, app/**/route.ts)', () => {
-    expect(misplacedServerOnly(graph), "lib/db, lib/engine, lib/providers, lib/auth, lib/core and cli/ run in the worker, the CLI and vitest").toEqual([]);
+    expect(
+      misplacedServerOnly(graph),
+      "lib/db, lib/engine, lib/providers, lib/auth, lib/core and cli/ run in the worker, the CLI and vitest",
+    ).toEqual([]);
   });
 
   it('keeps the worker, the CLI and vitest away from "server-only" modules', () => {
@@ -228,7 +239,9 @@ describe("layer boundaries", () => {
         }),
         browserRule,
       );
-      expect(report).toEqual(['lib/api/b.ts:2 imports "@/lib/db/database" (lib/db/database.ts) (reached from lib/client/a.ts -> lib/api/b.ts)']);
+      expect(report).toEqual([
+        'lib/api/b.ts:2 imports "@/lib/db/database" (lib/db/database.ts) (reached from lib/client/a.ts -> lib/api/b.ts)',
+      ]);
     });
 
     it("ignores comments, strings, allowed layers and look-alike names", () => {
@@ -245,8 +258,12 @@ describe("layer boundaries", () => {
 
     it("flags the reference prices in lib/db, as .ts or .json", () => {
       const rule = RULES[1];
-      expect(crossings(graphOf({ "lib/db/runs/x.ts": 'import { referencePrice } from "@/lib/providers/pricing-reference";' }), rule)).toHaveLength(1);
-      expect(crossings(graphOf({ "lib/db/runs/x.ts": 'import prices from "../../providers/pricing-reference.json";' }), rule)).toHaveLength(1);
+      expect(
+        crossings(graphOf({ "lib/db/runs/x.ts": 'import { referencePrice } from "@/lib/providers/pricing-reference";' }), rule),
+      ).toHaveLength(1);
+      expect(crossings(graphOf({ "lib/db/runs/x.ts": 'import prices from "../../providers/pricing-reference.json";' }), rule)).toHaveLength(
+        1,
+      );
       expect(crossings(graphOf({ "lib/db/runs/x.ts": 'import type { Price } from "@/lib/core/cost";' }), rule)).toEqual([]);
     });
 
@@ -276,7 +293,11 @@ describe("layer boundaries", () => {
           "app/page.tsx": 'import "server-only";',
         }),
       );
-      expect(report).toEqual(['app/page.tsx:1 imports "server-only"', 'cli/parallaxr.ts:1 imports "server-only"', 'lib/db/database.ts:1 imports "server-only"']);
+      expect(report).toEqual([
+        'app/page.tsx:1 imports "server-only"',
+        'cli/parallaxr.ts:1 imports "server-only"',
+        'lib/db/database.ts:1 imports "server-only"',
+      ]);
     });
 
     it('flags the worker reaching a "server-only" module through lib/server', () => {

@@ -17,11 +17,21 @@ export interface CachedResponse {
  * The unexpired cached answers of userId among keys, in one statement (the worker asks once per
  * claimed batch). The worker bypasses RLS, so the user is named explicitly.
  */
-export async function findCachedResponses(db: Database, { userId, keys }: { userId: string; keys: string[] }): Promise<Map<string, CachedResponse>> {
+export async function findCachedResponses(
+  db: Database,
+  { userId, keys }: { userId: string; keys: string[] },
+): Promise<Map<string, CachedResponse>> {
   if (keys.length === 0) return new Map();
   const { rows } = await db.query<{
-    cache_key: string; output_raw: string; output_parsed: string | null; tokens_in: number | null; tokens_out: number | null;
-    tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
+    cache_key: string;
+    output_raw: string;
+    output_parsed: string | null;
+    tokens_in: number | null;
+    tokens_out: number | null;
+    tokens_estimated: boolean;
+    latency_ms: number | null;
+    cost_usd: number | null;
+    finish_reason: string | null;
   }>(
     `select cache_key, output_raw, output_parsed, tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason
        from response_cache

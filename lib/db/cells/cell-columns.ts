@@ -21,12 +21,33 @@ export function cellColumns(outputChars: number | null = null): string {
 
 /** A run_cells row as cellColumns selects it. */
 export interface CellRow {
-  id: string; row_index: number; column_index: number; trial: number; status: Cell["status"];
-  output_raw: string | null; output_parsed: string | null; output_truncated: boolean; tokens_in: number | null; tokens_out: number | null;
-  tokens_estimated: boolean; latency_ms: number | null; cost_usd: number | null; finish_reason: string | null;
-  error_message: string | null; error_code: string | null; warnings: string[]; attempts: number; cached: boolean;
-  grade: number | null; manual_grade: number | null; seq: number | string; updated_at: Date | string;
-  grader_status: Cell["graderStatus"]; grader_output_raw: string | null; grader_error: string | null; grader_cost_usd: number | null;
+  id: string;
+  row_index: number;
+  column_index: number;
+  trial: number;
+  status: Cell["status"];
+  output_raw: string | null;
+  output_parsed: string | null;
+  output_truncated: boolean;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  tokens_estimated: boolean;
+  latency_ms: number | null;
+  cost_usd: number | null;
+  finish_reason: string | null;
+  error_message: string | null;
+  error_code: string | null;
+  warnings: string[];
+  attempts: number;
+  cached: boolean;
+  grade: number | null;
+  manual_grade: number | null;
+  seq: number | string;
+  updated_at: Date | string;
+  grader_status: Cell["graderStatus"];
+  grader_output_raw: string | null;
+  grader_error: string | null;
+  grader_cost_usd: number | null;
 }
 
 /** A run_cells row as the API sends a cell. */

@@ -7,7 +7,10 @@ import { cellColumns, toCell, type CellRow } from "./cell-columns";
  * come back as one JSON text: PGlite turns 40,000 rows of this many columns into objects in about
  * twice the time json_agg and JSON.parse take (bench/run-read.ts).
  */
-export async function listCells(tx: Queryable, { runId, outputChars = null }: { runId: string; outputChars?: number | null }): Promise<Cell[]> {
+export async function listCells(
+  tx: Queryable,
+  { runId, outputChars = null }: { runId: string; outputChars?: number | null },
+): Promise<Cell[]> {
   const { rows } = await tx.query<{ cells: string | null }>(
     `select json_agg(c order by c.row_index, c.column_index, c.variant, c.trial)::text as cells
        from (select ${cellColumns(outputChars)}, variant from run_cells where run_id = $1) c`,

@@ -89,15 +89,12 @@ export function resultsPayload(results: CellResult[]): string {
  * whose lease expired and was taken by another worker keeps that worker's result.
  * Returns the ids that were written.
  */
-export async function saveCellResults(
-  db: Database,
-  { workerId, results }: { workerId: string; results: CellResult[] },
-): Promise<string[]> {
+export async function saveCellResults(db: Database, { workerId, results }: { workerId: string; results: CellResult[] }): Promise<string[]> {
   if (results.length === 0) return [];
   // Saving and adapting credential limits (AIMD on 429s) are independent of each other's order.
-  const { rows } = await db.query<{ saved: string[] }>("select parallaxr_save_results($1, $2::jsonb) as saved, parallaxr_adapt_limits($2::jsonb)", [
-    workerId,
-    resultsPayload(results),
-  ]);
+  const { rows } = await db.query<{ saved: string[] }>(
+    "select parallaxr_save_results($1, $2::jsonb) as saved, parallaxr_adapt_limits($2::jsonb)",
+    [workerId, resultsPayload(results)],
+  );
   return rows[0].saved;
 }

@@ -18,7 +18,13 @@ export async function listDatasets(tx: Queryable): Promise<DatasetListItem[]> {
 }
 
 /** Maps a datasets row to its API shape. */
-export function toDatasetListItem(row: { id: string; name: string; headers: string[]; row_count: number; created_at: Date | string }): DatasetListItem {
+export function toDatasetListItem(row: {
+  id: string;
+  name: string;
+  headers: string[];
+  row_count: number;
+  created_at: Date | string;
+}): DatasetListItem {
   return {
     id: row.id,
     name: row.name,

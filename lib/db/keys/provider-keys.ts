@@ -34,7 +34,12 @@ export async function listProviderKeys(tx: Queryable): Promise<ProviderKeySummar
   const { rows } = await tx.query<{ provider: string; last4: string; base_url: string | null; updated_at: Date }>(
     "select provider, last4, base_url, updated_at from provider_keys order by provider",
   );
-  return rows.map((row) => ({ provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() }));
+  return rows.map((row) => ({
+    provider: row.provider,
+    last4: row.last4,
+    baseUrl: row.base_url,
+    updatedAt: new Date(row.updated_at).toISOString(),
+  }));
 }
 
 /** Deletes the caller's key for a provider; true when there was one. */
@@ -65,7 +70,9 @@ export async function getProviderKeySummary(tx: Queryable, { provider }: { provi
     [provider],
   );
   const row = rows[0];
-  return row ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() } : null;
+  return row
+    ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() }
+    : null;
 }
 
 /**
@@ -73,11 +80,16 @@ export async function getProviderKeySummary(tx: Queryable, { provider }: { provi
  * with a URL only); null when there is none. An entry holding a key is never moved: a key is
  * bound to the URL it was saved with, and goes elsewhere only when entered again (upsert).
  */
-export async function updateProviderBaseUrl(tx: Queryable, { provider, baseUrl }: { provider: string; baseUrl: string | null }): Promise<ProviderKeySummary | null> {
+export async function updateProviderBaseUrl(
+  tx: Queryable,
+  { provider, baseUrl }: { provider: string; baseUrl: string | null },
+): Promise<ProviderKeySummary | null> {
   const { rows } = await tx.query<{ provider: string; last4: string; base_url: string | null; updated_at: Date }>(
     "update provider_keys set base_url = $2, updated_at = now() where provider = $1 and last4 = '' returning provider, last4, base_url, updated_at",
     [provider, baseUrl],
   );
   const row = rows[0];
-  return row ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() } : null;
+  return row
+    ? { provider: row.provider, last4: row.last4, baseUrl: row.base_url, updatedAt: new Date(row.updated_at).toISOString() }
+    : null;
 }

@@ -12,9 +12,13 @@ export interface ProviderLimits {
 
 /** The caller's limits, one row per provider that has any. */
 export async function listProviderLimits(tx: Queryable): Promise<ProviderLimits[]> {
-  const { rows } = await tx.query<{ provider: string; max_concurrency: number | null; requests_per_minute: number | null; tokens_per_minute: number | null; adaptive_limit: number | null }>(
-    "select provider, max_concurrency, requests_per_minute, tokens_per_minute, adaptive_limit from provider_limits order by provider",
-  );
+  const { rows } = await tx.query<{
+    provider: string;
+    max_concurrency: number | null;
+    requests_per_minute: number | null;
+    tokens_per_minute: number | null;
+    adaptive_limit: number | null;
+  }>("select provider, max_concurrency, requests_per_minute, tokens_per_minute, adaptive_limit from provider_limits order by provider");
   return rows.map((row) => ({
     provider: row.provider,
     maxConcurrency: row.max_concurrency,

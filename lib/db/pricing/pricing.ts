@@ -7,7 +7,15 @@ export type PriceRow = UserPrice;
 
 /** The caller's own prices (not the ones fetched from a vendor's list). */
 export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
-  const { rows } = await tx.query<{ provider: string; model: string; input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null; checked_at: Date | null; source: string }>(
+  const { rows } = await tx.query<{
+    provider: string;
+    model: string;
+    input_per_mtok: number | null;
+    output_per_mtok: number | null;
+    per_image: number | null;
+    checked_at: Date | null;
+    source: string;
+  }>(
     "select provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source from pricing where source = 'user' order by provider, model",
   );
   return rows.map((row) => ({
@@ -22,7 +30,10 @@ export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
 }
 
 /** Sets the caller's price of a model (replacing any). */
-export async function upsertUserPrice(tx: Queryable, price: Omit<PriceRow, "source" | "checkedAt"> & { checkedAt?: string | null }): Promise<void> {
+export async function upsertUserPrice(
+  tx: Queryable,
+  price: Omit<PriceRow, "source" | "checkedAt"> & { checkedAt?: string | null },
+): Promise<void> {
   await tx.query(
     `insert into pricing (provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source)
      values ($1, $2, $3, $4, $5, coalesce($6::date, current_date), 'user')
@@ -66,7 +77,10 @@ export async function averageOutputTokens(tx: Queryable, { provider, model }: { 
  */
 export async function recordFetchedPrices(
   tx: Queryable,
-  { source, prices }: { source: string; prices: Array<{ provider: string; model: string; inputPerMTok: number | null; outputPerMTok: number | null }> },
+  {
+    source,
+    prices,
+  }: { source: string; prices: Array<{ provider: string; model: string; inputPerMTok: number | null; outputPerMTok: number | null }> },
 ): Promise<void> {
   if (prices.length === 0) return;
   await tx.query(
@@ -77,14 +91,28 @@ export async function recordFetchedPrices(
         set input_per_mtok = excluded.input_per_mtok, output_per_mtok = excluded.output_per_mtok,
             checked_at = excluded.checked_at, source = excluded.source, updated_at = now()
       where pricing.source <> 'user'`,
-    [JSON.stringify(prices.map((price) => ({ provider: price.provider, model: price.model, input: price.inputPerMTok, output: price.outputPerMTok }))), source],
+    [
+      JSON.stringify(
+        prices.map((price) => ({ provider: price.provider, model: price.model, input: price.inputPerMTok, output: price.outputPerMTok })),
+      ),
+      source,
+    ],
   );
 }
 
 /** Every price row of the caller (their own and fetched ones), keyed provider/model. */
 export async function priceBook(tx: Queryable): Promise<Map<string, Price>> {
-  const { rows } = await tx.query<{ provider: string; model: string; input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null }>(
-    "select provider, model, input_per_mtok, output_per_mtok, per_image from pricing",
+  const { rows } = await tx.query<{
+    provider: string;
+    model: string;
+    input_per_mtok: number | null;
+    output_per_mtok: number | null;
+    per_image: number | null;
+  }>("select provider, model, input_per_mtok, output_per_mtok, per_image from pricing");
+  return new Map(
+    rows.map((row) => [
+      `${row.provider}/${row.model}`,
+      { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image },
+    ]),
   );
-  return new Map(rows.map((row) => [`${row.provider}/${row.model}`, { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image }]));
 }

@@ -17,10 +17,11 @@ const columns = `id, name, type, text, version_counter as "versionCounter", last
 
 /** Inserts a prompt for the calling user. */
 export async function insertPrompt(tx: Queryable, input: { name: string; text: string; type: "generator" | "grader" }): Promise<PromptRow> {
-  const { rows } = await tx.query<PromptRow>(
-    `insert into prompts (name, text, type) values ($1, $2, $3) returning ${columns}`,
-    [input.name, input.text, input.type],
-  );
+  const { rows } = await tx.query<PromptRow>(`insert into prompts (name, text, type) values ($1, $2, $3) returning ${columns}`, [
+    input.name,
+    input.text,
+    input.type,
+  ]);
   return rows[0];
 }
 

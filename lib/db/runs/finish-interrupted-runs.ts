@@ -14,7 +14,10 @@ export const interruptedPlanningError =
  *   stopped between its batches) get them cancelled.
  * Answers the ids of the runs it changed.
  */
-export async function finishInterruptedRuns(db: Database, { staleMs, leftovers }: { staleMs: number; leftovers: boolean }): Promise<string[]> {
+export async function finishInterruptedRuns(
+  db: Database,
+  { staleMs, leftovers }: { staleMs: number; leftovers: boolean },
+): Promise<string[]> {
   const { rows: failed } = await db.query<{ id: string }>(
     `update runs set status = 'failed', error = $2, finished_at = now()
       where status = 'planned' and updated_at <= now() - make_interval(secs => $1::double precision / 1000)

@@ -2,7 +2,14 @@ import type { CellCounts, RunSummary } from "@/lib/api/types";
 import type { Queryable } from "../database";
 
 const emptyCounts = (): CellCounts => ({
-  queued: 0, running: 0, ok: 0, warning: 0, error: 0, malformed: 0, skipped: 0, cancelled: 0,
+  queued: 0,
+  running: 0,
+  ok: 0,
+  warning: 0,
+  error: 0,
+  malformed: 0,
+  skipped: 0,
+  cancelled: 0,
 });
 
 const iso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
@@ -10,12 +17,30 @@ const iso = (value: Date | string | null): string | null => (value == null ? nul
 /** The run without cells, or null when it is not the caller's. */
 export async function getRunSummary(tx: Queryable, { id }: { id: string }): Promise<RunSummary | null> {
   const { rows } = await tx.query<{
-    id: string; kind: string; status: RunSummary["status"]; text: string | null; prompt_version_id: string | null;
-    prompt_id: string | null; dataset_id: string | null; dataset_name: string | null; row_count: number; trials: number; concurrency: number;
-    error: string | null; created_at: Date; started_at: Date | null; finished_at: Date | null;
-    columns: RunSummary["columns"]; counts: Record<string, number> | null;
-    spent_usd: number | null; budget_usd: number | null; budget_mode: RunSummary["budgetMode"];
-    prompt_version: number | null; grader_prompt_id: string | null; grader_version_id: string | null; grader_name: string | null;
+    id: string;
+    kind: string;
+    status: RunSummary["status"];
+    text: string | null;
+    prompt_version_id: string | null;
+    prompt_id: string | null;
+    dataset_id: string | null;
+    dataset_name: string | null;
+    row_count: number;
+    trials: number;
+    concurrency: number;
+    error: string | null;
+    created_at: Date;
+    started_at: Date | null;
+    finished_at: Date | null;
+    columns: RunSummary["columns"];
+    counts: Record<string, number> | null;
+    spent_usd: number | null;
+    budget_usd: number | null;
+    budget_mode: RunSummary["budgetMode"];
+    prompt_version: number | null;
+    grader_prompt_id: string | null;
+    grader_version_id: string | null;
+    grader_name: string | null;
   }>(
     `select r.id, r.kind, r.status, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
             r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,

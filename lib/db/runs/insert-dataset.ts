@@ -7,7 +7,13 @@ import type { Queryable } from "../database";
  */
 export async function insertDataset(
   tx: Queryable,
-  input: { name: string; source: "upload" | "manual" | "inline" | "experiment" | "eval" | "batch"; headers: string[]; rows: Array<Record<string, string>>; rowCount?: number },
+  input: {
+    name: string;
+    source: "upload" | "manual" | "inline" | "experiment" | "eval" | "batch";
+    headers: string[];
+    rows: Array<Record<string, string>>;
+    rowCount?: number;
+  },
 ): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     "insert into datasets (name, source, headers, row_count) values ($1, $2, $3, $4) returning id",
@@ -19,7 +25,10 @@ export async function insertDataset(
 }
 
 /** Inserts rows of a dataset as rows offset, offset + 1, ... (one statement) as the calling user. */
-export async function insertDatasetRows(tx: Queryable, { datasetId, offset, rows }: { datasetId: string; offset: number; rows: Array<Record<string, string>> }): Promise<void> {
+export async function insertDatasetRows(
+  tx: Queryable,
+  { datasetId, offset, rows }: { datasetId: string; offset: number; rows: Array<Record<string, string>> },
+): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `insert into dataset_rows (dataset_id, row_index, data)
@@ -29,7 +38,10 @@ export async function insertDatasetRows(tx: Queryable, { datasetId, offset, rows
 }
 
 /** All rows of a dataset in order, or only those at rowIndexes (in the order of rowIndexes). */
-export async function listDatasetRows(tx: Queryable, { datasetId, rowIndexes }: { datasetId: string; rowIndexes?: number[] }): Promise<Array<Record<string, string>>> {
+export async function listDatasetRows(
+  tx: Queryable,
+  { datasetId, rowIndexes }: { datasetId: string; rowIndexes?: number[] },
+): Promise<Array<Record<string, string>>> {
   if (rowIndexes) {
     const { rows } = await tx.query<{ data: Record<string, string> }>(
       `select d.data from unnest($2::int[]) with ordinality as i(row_index, position)

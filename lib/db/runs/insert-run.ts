@@ -34,9 +34,21 @@ export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'planned')
      returning id`,
     [
-      run.kind, run.promptId, run.promptVersionId, run.datasetId, run.rowCount, run.trials, run.concurrency,
-      JSON.stringify(run.providerConcurrency), run.maxAttempts, run.timeoutMs, JSON.stringify(run.graderModel ? { cache: run.cache, graderModel: run.graderModel } : { cache: run.cache }),
-      run.budgetUsd, run.budgetMode, run.graderPromptId, run.graderVersionId,
+      run.kind,
+      run.promptId,
+      run.promptVersionId,
+      run.datasetId,
+      run.rowCount,
+      run.trials,
+      run.concurrency,
+      JSON.stringify(run.providerConcurrency),
+      run.maxAttempts,
+      run.timeoutMs,
+      JSON.stringify(run.graderModel ? { cache: run.cache, graderModel: run.graderModel } : { cache: run.cache }),
+      run.budgetUsd,
+      run.budgetMode,
+      run.graderPromptId,
+      run.graderVersionId,
     ],
   );
   const runId = rows[0].id;

@@ -5,7 +5,10 @@ import type { Queryable } from "../database";
  * variable's value, or null when the row has no value for it. The planner bounds a run from
  * these without reading, let alone rendering, the rows themselves.
  */
-export async function listDatasetValueLengths(tx: Queryable, { datasetId, names }: { datasetId: string; names: string[] }): Promise<Array<Array<number | null>>> {
+export async function listDatasetValueLengths(
+  tx: Queryable,
+  { datasetId, names }: { datasetId: string; names: string[] },
+): Promise<Array<Array<number | null>>> {
   if (names.length === 0) {
     const { rows } = await tx.query<{ n: number }>("select count(*)::int as n from dataset_rows where dataset_id = $1", [datasetId]);
     return Array.from({ length: rows[0].n }, () => []);

@@ -2,9 +2,17 @@ import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import type { Queryable } from "../database";
 
 /** The caller's runs of a prompt, newest first, with per-model averages (manual grades first). */
-export async function listPromptRuns(tx: Queryable, { promptId, limit = 50 }: { promptId: string; limit?: number }): Promise<PromptRunHistoryEntry[]> {
+export async function listPromptRuns(
+  tx: Queryable,
+  { promptId, limit = 50 }: { promptId: string; limit?: number },
+): Promise<PromptRunHistoryEntry[]> {
   const { rows } = await tx.query<{
-    id: string; status: string; version: number | null; prompt_version_id: string | null; created_at: Date; row_count: number;
+    id: string;
+    status: string;
+    version: number | null;
+    prompt_version_id: string | null;
+    created_at: Date;
+    row_count: number;
     models: PromptRunHistoryEntry["models"] | null;
   }>(
     `select r.id, r.status, v.version, r.prompt_version_id, r.created_at, r.row_count,
@@ -38,7 +46,13 @@ export async function listPromptRuns(tx: Queryable, { promptId, limit = 50 }: { 
 }
 
 /** The text of one of the caller's prompt versions (for a diff between two runs), or null. */
-export async function getPromptVersionText(tx: Queryable, { id }: { id: string }): Promise<{ id: string; version: number; text: string } | null> {
-  const { rows } = await tx.query<{ id: string; version: number; text: string }>("select id, version, text from prompt_versions where id = $1", [id]);
+export async function getPromptVersionText(
+  tx: Queryable,
+  { id }: { id: string },
+): Promise<{ id: string; version: number; text: string } | null> {
+  const { rows } = await tx.query<{ id: string; version: number; text: string }>(
+    "select id, version, text from prompt_versions where id = $1",
+    [id],
+  );
   return rows[0] ?? null;
 }

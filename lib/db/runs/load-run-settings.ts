@@ -35,8 +35,15 @@ export async function loadRunSettings(
   { runId, fallbackPrice }: { runId: string; fallbackPrice: (provider: string, model: string) => Price | null },
 ): Promise<RunSettings | null> {
   const { rows } = await db.query<{
-    id: string; user_id: string; text: string | null; max_attempts: number; timeout_ms: number; concurrency: number;
-    cache: boolean; grader_text: string | null; grader_model: { provider: string; model: string } | null;
+    id: string;
+    user_id: string;
+    text: string | null;
+    max_attempts: number;
+    timeout_ms: number;
+    concurrency: number;
+    cache: boolean;
+    grader_text: string | null;
+    grader_model: { provider: string; model: string } | null;
     columns: Array<{ provider: string; model: string; input: number | null; output: number | null; image: number | null; priced: boolean }>;
   }>(
     `select r.id, r.user_id, v.text, r.max_attempts, r.timeout_ms, r.concurrency,
@@ -60,7 +67,9 @@ export async function loadRunSettings(
   for (const column of row.columns) {
     prices.set(
       priceKey(column.provider, column.model),
-      column.priced ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image } : fallbackPrice(column.provider, column.model),
+      column.priced
+        ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image }
+        : fallbackPrice(column.provider, column.model),
     );
   }
   return {

@@ -83,6 +83,9 @@ export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: str
  * Sets a person's grade of one cell (1 pass, 0 fail, null none) as the calling user; it
  * overrides the grader's grade in summaries. False when the cell is not the caller's.
  */
-export async function setManualGrade(tx: Queryable, { runId, cellId, grade }: { runId: string; cellId: string; grade: number | null }): Promise<boolean> {
+export async function setManualGrade(
+  tx: Queryable,
+  { runId, cellId, grade }: { runId: string; cellId: string; grade: number | null },
+): Promise<boolean> {
   return (await tx.query("update run_cells set manual_grade = $3 where id = $1 and run_id = $2", [cellId, runId, grade])).rowCount > 0;
 }

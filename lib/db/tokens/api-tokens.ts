@@ -16,11 +16,21 @@ const summaryColumns = "id, name, last4, created_at, last_used_at, revoked_at";
 
 function toSummary(row: TokenRow): AccessTokenSummary {
   const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
-  return { id: row.id, name: row.name, last4: row.last4, createdAt: new Date(row.created_at).toISOString(), lastUsedAt: iso(row.last_used_at), revokedAt: iso(row.revoked_at) };
+  return {
+    id: row.id,
+    name: row.name,
+    last4: row.last4,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+  };
 }
 
 /** Stores a token's hash for the user of tx (RLS fills user_id); answers its summary. */
-export async function insertAccessToken(tx: Queryable, input: { name: string; tokenHash: string; last4: string }): Promise<AccessTokenSummary> {
+export async function insertAccessToken(
+  tx: Queryable,
+  input: { name: string; tokenHash: string; last4: string },
+): Promise<AccessTokenSummary> {
   const { rows } = await tx.query<TokenRow>(
     `insert into api_tokens (name, token_hash, last4) values ($1, $2, $3) returning ${summaryColumns}`,
     [input.name, input.tokenHash, input.last4],

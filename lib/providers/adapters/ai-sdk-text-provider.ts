@@ -51,9 +51,7 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
         abortSignal: request.signal,
       };
       try {
-        const answer = request.onDelta
-          ? await streamAnswer(call, request.onDelta, config.label)
-          : await generateAnswer(call);
+        const answer = request.onDelta ? await streamAnswer(call, request.onDelta, config.label) : await generateAnswer(call);
         const allWarnings = [...warnings, ...answer.sdkWarnings.map((warning) => describeWarning(warning, config.label))];
         const result = toResult(answer, request.prompt, values.system, allWarnings);
         return config.costUsd ? { ...result, costUsd: config.costUsd(answer.providerMetadata) } : result;

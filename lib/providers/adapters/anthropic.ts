@@ -10,7 +10,11 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * code for a prompt longer than the context window: that arrives as a plain invalid_request_error.
  */
 export function createAnthropicProvider(options: AdapterOptions): TextProvider {
-  const anthropic = createAnthropic({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Anthropic" }) });
+  const anthropic = createAnthropic({
+    apiKey: options.apiKey ?? "",
+    baseURL: options.baseURL,
+    fetch: createGuardedFetch({ ...options, label: "Anthropic" }),
+  });
   return createAiSdkTextProvider({
     id: "anthropic",
     label: "Anthropic",

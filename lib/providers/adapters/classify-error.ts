@@ -231,7 +231,8 @@ function withoutKey(cause: unknown, apiKey: string | null): unknown {
   const key = apiKey?.trim();
   if (!key || cause === undefined) return cause;
   if (!inspect(cause, { depth: 8 }).includes(key)) return cause;
-  const message = cause instanceof Error ? cause.message : typeof cause === "object" && cause !== null ? JSON.stringify(cause) : String(cause);
+  const message =
+    cause instanceof Error ? cause.message : typeof cause === "object" && cause !== null ? JSON.stringify(cause) : String(cause);
   return new Error(`${redactKey(message, key)} (the vendor's full response was dropped: it contained the API key)`);
 }
 
@@ -293,10 +294,7 @@ function isAbortError(error: unknown): boolean {
 
 function isVendorErrorObject(error: unknown): error is Record<string, unknown> {
   return (
-    typeof error === "object" &&
-    error !== null &&
-    !(error instanceof Error) &&
-    typeof (error as { message?: unknown }).message === "string"
+    typeof error === "object" && error !== null && !(error instanceof Error) && typeof (error as { message?: unknown }).message === "string"
   );
 }
 

@@ -10,7 +10,11 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, not as 401.
  */
 export function createGeminiProvider(options: AdapterOptions): TextProvider {
-  const google = createGoogleGenerativeAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Gemini" }) });
+  const google = createGoogleGenerativeAI({
+    apiKey: options.apiKey ?? "",
+    baseURL: options.baseURL,
+    fetch: createGuardedFetch({ ...options, label: "Gemini" }),
+  });
   return createAiSdkTextProvider({
     id: "gemini",
     label: "Gemini",

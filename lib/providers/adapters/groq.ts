@@ -10,7 +10,11 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * presence_penalty as not yet supported, so they are warned about rather than sent.
  */
 export function createGroqProvider(options: AdapterOptions): TextProvider {
-  const groq = createGroq({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "Groq" }) });
+  const groq = createGroq({
+    apiKey: options.apiKey ?? "",
+    baseURL: options.baseURL,
+    fetch: createGuardedFetch({ ...options, label: "Groq" }),
+  });
   return createAiSdkTextProvider({
     id: "groq",
     label: "Groq",

@@ -55,7 +55,8 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
   const maxBytes = options.maxBytes ?? MAX_TEXT_RESPONSE_BYTES;
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const send = options.fetch ?? globalThis.fetch;
-    if (options.allowPrivateAddresses === false) await refusePrivateResolution(urlOf(input), options.label, options.resolveHost ?? resolveWithSystem);
+    if (options.allowPrivateAddresses === false)
+      await refusePrivateResolution(urlOf(input), options.label, options.resolveHost ?? resolveWithSystem);
     const response = await send(input, { ...init, redirect: "manual" });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});

@@ -213,8 +213,7 @@ async function readStream(response: Response, onDelta: (text: string) => void, c
   if (last === null) {
     throw new ProviderError({
       code: "server",
-      message:
-        text === "" ? "Ollama sent an empty stream." : "Ollama's stream ended before its final line (done: true).",
+      message: text === "" ? "Ollama sent an empty stream." : "Ollama's stream ended before its final line (done: true).",
     });
   }
   return { text, usage: usageOf(last), finishReason: last.done_reason ?? null };

@@ -7,7 +7,11 @@ import { listTableModels, tableContextWindow } from "./table-models";
 
 /** OpenAI's chat completions API (not /v1/responses, which `createOpenAI(...)(model)` would call). */
 export function createOpenAIProvider(options: AdapterOptions): TextProvider {
-  const openai = createOpenAI({ apiKey: options.apiKey ?? "", baseURL: options.baseURL, fetch: createGuardedFetch({ ...options, label: "OpenAI" }) });
+  const openai = createOpenAI({
+    apiKey: options.apiKey ?? "",
+    baseURL: options.baseURL,
+    fetch: createGuardedFetch({ ...options, label: "OpenAI" }),
+  });
   return createAiSdkTextProvider({
     id: "openai",
     label: "OpenAI",

@@ -16,7 +16,9 @@ function importedModules(source: string): string[] {
 }
 
 function violations(source: string): string[] {
-  const found = importedModules(source).filter((name) => !ALLOWED.some((pattern) => pattern.test(name))).map((name) => `imports ${name}`);
+  const found = importedModules(source)
+    .filter((name) => !ALLOWED.some((pattern) => pattern.test(name)))
+    .map((name) => `imports ${name}`);
   if (NODE_GLOBALS.test(source)) found.push("uses a Node global");
   return found;
 }
@@ -25,7 +27,9 @@ describe("lib/api is safe for the browser", () => {
   it("imports only zod, lib/core and lib/api, and no Node global", () => {
     const files = readdirSync(API_DIRECTORY).filter((name) => name.endsWith(".ts"));
     expect(files).toEqual(expect.arrayContaining(["schemas.ts", "responses.ts", "types.ts"]));
-    const report = files.flatMap((name) => violations(readFileSync(join(API_DIRECTORY, name), "utf8")).map((violation) => `${name} ${violation}`));
+    const report = files.flatMap((name) =>
+      violations(readFileSync(join(API_DIRECTORY, name), "utf8")).map((violation) => `${name} ${violation}`),
+    );
     expect(report).toEqual([]);
   });
 

@@ -29,7 +29,9 @@ describe("secret box", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "parallaxr-secret-"));
     expect(loadSecretKey({ env: { PARALLAXR_SECRET_KEY: "ab".repeat(32) }, dataDir })).toEqual(Buffer.alloc(32, 0xab));
     expect(loadSecretKey({ env: { PARALLAXR_SECRET_KEY: Buffer.alloc(32, 1).toString("base64") }, dataDir })).toEqual(Buffer.alloc(32, 1));
-    expect(() => loadSecretKey({ env: { PARALLAXR_SECRET_KEY: "short" }, dataDir })).toThrow(/must be 32 random bytes.*decodes to 3 bytes.*openssl rand -base64 32/);
+    expect(() => loadSecretKey({ env: { PARALLAXR_SECRET_KEY: "short" }, dataDir })).toThrow(
+      /must be 32 random bytes.*decodes to 3 bytes.*openssl rand -base64 32/,
+    );
     // 62 hex digits are no hex key, and as base64 they are 46 bytes
     expect(() => loadSecretKey({ env: { PARALLAXR_SECRET_KEY: "ab".repeat(31) }, dataDir })).toThrow(/decodes to 46 bytes/);
   });

@@ -30,12 +30,21 @@ describe("upload messages", () => {
   });
 
   it("keeps the parser's file, row and fix, and names the file otherwise", () => {
-    const parseError = new DatasetParseError({ file: "b.csv", row: 4, problem: "row has 3 fields but the header has 2.", hint: "Quote values that contain commas." });
-    expect(describeUploadFailure("b.csv", parseError, false)).toBe("b.csv, row 4: row has 3 fields but the header has 2. Quote values that contain commas.");
+    const parseError = new DatasetParseError({
+      file: "b.csv",
+      row: 4,
+      problem: "row has 3 fields but the header has 2.",
+      hint: "Quote values that contain commas.",
+    });
+    expect(describeUploadFailure("b.csv", parseError, false)).toBe(
+      "b.csv, row 4: row has 3 fields but the header has 2. Quote values that contain commas.",
+    );
     expect(describeUploadFailure("b.csv", new Error("rows: Too big"), true)).toBe(
       "b.csv: the server did not store it (rows: Too big). Try again; if it keeps failing, check the server log.",
     );
-    expect(describeUploadFailure("b.csv", new Error("b.csv: the file could not be read (x)."), false)).toBe("b.csv: the file could not be read (x).");
+    expect(describeUploadFailure("b.csv", new Error("b.csv: the file could not be read (x)."), false)).toBe(
+      "b.csv: the file could not be read (x).",
+    );
     expect(tooManyRowsMessage("big.csv", 123_456)).toBe(
       "big.csv: 123,456 rows is more than the 100,000 a dataset can hold. Split the file into smaller ones.",
     );

@@ -3,8 +3,7 @@ import { DatasetParseError, parseDatasetText } from "@/lib/formats/parse-dataset
 import { ROWS_PER_MESSAGE, fromWorkerFailure, sliceRows, toWorkerFailure, type ParseResponse } from "@/lib/client/dataset-worker-messages";
 import { parseDatasetFile } from "@/lib/client/parse-dataset-in-worker";
 
-const csvOf = (count: number) =>
-  ["id,text", ...Array.from({ length: count }, (_, index) => `${index},"value, ${index}"`)].join("\r\n");
+const csvOf = (count: number) => ["id,text", ...Array.from({ length: count }, (_, index) => `${index},"value, ${index}"`)].join("\r\n");
 
 describe("worker failures as plain data", () => {
   it("rebuilds a DatasetParseError with the same message, file, row and fix after structured clone", () => {

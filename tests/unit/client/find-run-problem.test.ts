@@ -11,7 +11,11 @@ describe("findRunProblem", () => {
   });
 
   it("lists each prompt variable that is not a header, and allows extra columns", () => {
-    expect(findRunProblem(["topic", "tone"], { headers: ["topic", "extra"] })).toEqual({ noDataset: false, generator: ["tone"], grader: null });
+    expect(findRunProblem(["topic", "tone"], { headers: ["topic", "extra"] })).toEqual({
+      noDataset: false,
+      generator: ["tone"],
+      grader: null,
+    });
     expect(findRunProblem(["topic"], { headers: ["topic", "extra", "more"] })).toBeNull();
   });
 

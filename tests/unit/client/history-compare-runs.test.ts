@@ -54,11 +54,13 @@ describe("compareRuns", () => {
     ]);
     const after = run("b", [stats(0, "openai", "gpt-4o", { averageGrade: 0.4 }), stats(1, "openai", "gpt-4o", { averageGrade: 0.6 })]);
     const changes = compareRuns(before, after);
-    expect(changes.map((change) => [change.model, change.occurrence, change.before?.column ?? null, change.after?.column ?? null])).toEqual([
-      ["gpt-4o", 1, 0, 0],
-      ["gpt-4o", 2, 2, 1],
-      ["echo", 1, 1, null],
-    ]);
+    expect(changes.map((change) => [change.model, change.occurrence, change.before?.column ?? null, change.after?.column ?? null])).toEqual(
+      [
+        ["gpt-4o", 1, 0, 0],
+        ["gpt-4o", 2, 2, 1],
+        ["echo", 1, 1, null],
+      ],
+    );
     expect(changes[0].gradeChange).toBeCloseTo(0.3, 10);
     expect(changes[1].gradeChange).toBeCloseTo(0.3, 10);
   });

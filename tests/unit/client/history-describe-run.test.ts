@@ -11,13 +11,18 @@ function run(id: string, createdAt: string, values: Partial<PromptRunHistoryEntr
 
 describe("describeRun", () => {
   it("names a run by version, start time, status and rows", () => {
-    expect(describeRun(run("a", "2025-11-26T14:02:00.000Z"), { timeZone: "UTC", now: NOW })).toBe("v6 · 26 Nov 14:02 · completed · 24 rows");
+    expect(describeRun(run("a", "2025-11-26T14:02:00.000Z"), { timeZone: "UTC", now: NOW })).toBe(
+      "v6 · 26 Nov 14:02 · completed · 24 rows",
+    );
   });
 
   it("shows the time in the reader's zone, the year only for another year, and one row in the singular", () => {
-    expect(describeRun(run("a", "2024-03-05T23:30:00.000Z", { version: null, status: "failed", rowCount: 1 }), { timeZone: "Europe/Berlin", now: NOW })).toBe(
-      "no version · 6 Mar 2024 00:30 · failed · 1 row",
-    );
+    expect(
+      describeRun(run("a", "2024-03-05T23:30:00.000Z", { version: null, status: "failed", rowCount: 1 }), {
+        timeZone: "Europe/Berlin",
+        now: NOW,
+      }),
+    ).toBe("no version · 6 Mar 2024 00:30 · failed · 1 row");
     expect(formatRunDate("2025-01-09T07:05:00.000Z", { timeZone: "America/New_York", now: NOW })).toBe("9 Jan 02:05");
   });
 });

@@ -121,7 +121,18 @@ describe("parseRetryAfter", () => {
   });
 
   it("returns null for absent or unreadable headers", () => {
-    for (const header of [null, undefined, "", "soon", "soon 5", "1e3", "12abc", "Sun, 31 Feb 2025 12:00:00 GMT", "Sun, 01 Foo 2025 12:00:00 GMT", "2025-06-01T12:00:30Z"]) {
+    for (const header of [
+      null,
+      undefined,
+      "",
+      "soon",
+      "soon 5",
+      "1e3",
+      "12abc",
+      "Sun, 31 Feb 2025 12:00:00 GMT",
+      "Sun, 01 Foo 2025 12:00:00 GMT",
+      "2025-06-01T12:00:30Z",
+    ]) {
       expect(parseRetryAfter(header, now)).toBeNull();
     }
   });

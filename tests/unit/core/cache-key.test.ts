@@ -12,9 +12,7 @@ const base = {
 
 describe("stableStringify", () => {
   it("sorts object keys at every depth and keeps array order", () => {
-    expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" } })).toBe(
-      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
-    );
+    expect(stableStringify({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: "x" } })).toBe('{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
   });
 
   it("gives the same text for objects that differ only in key order", () => {
@@ -27,9 +25,7 @@ describe("stableStringify", () => {
   });
 
   it("follows JSON.stringify for undefined, functions, non-finite numbers and toJSON", () => {
-    expect(stableStringify({ a: undefined, b: () => 1, c: Number.NaN, d: [undefined, Infinity] })).toBe(
-      '{"c":null,"d":[null,null]}',
-    );
+    expect(stableStringify({ a: undefined, b: () => 1, c: Number.NaN, d: [undefined, Infinity] })).toBe('{"c":null,"d":[null,null]}');
     expect(stableStringify({ when: new Date("2024-01-02T03:04:05.000Z") })).toBe('{"when":"2024-01-02T03:04:05.000Z"}');
   });
 
@@ -94,8 +90,6 @@ describe("cacheKey", () => {
   });
 
   it("treats an undefined param like an absent one, as JSON does", () => {
-    expect(cacheKey({ ...base, params: { temperature: 0.2, top_p: undefined } })).toBe(
-      cacheKey({ ...base, params: { temperature: 0.2 } }),
-    );
+    expect(cacheKey({ ...base, params: { temperature: 0.2, top_p: undefined } })).toBe(cacheKey({ ...base, params: { temperature: 0.2 } }));
   });
 });

@@ -4,7 +4,10 @@ import { referencePrice } from "@/lib/providers/pricing-reference";
 
 describe("computeCost", () => {
   it("is tokens in x input price + tokens out x output price, per million", () => {
-    expect(computeCost({ tokensIn: 1_000_000, tokensOut: 500_000, price: { inputPerMTok: 0.15, outputPerMTok: 0.6 } })).toBeCloseTo(0.45, 10);
+    expect(computeCost({ tokensIn: 1_000_000, tokensOut: 500_000, price: { inputPerMTok: 0.15, outputPerMTok: 0.6 } })).toBeCloseTo(
+      0.45,
+      10,
+    );
     expect(computeCost({ tokensIn: 1200, tokensOut: 300, price: { inputPerMTok: 2.5, outputPerMTok: 10 } })).toBeCloseTo(0.006, 10);
   });
 

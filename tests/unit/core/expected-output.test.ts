@@ -111,7 +111,7 @@ describe("validateOutput", () => {
 
     it("strips a ```json fence", () => {
       expect(validateOutput('```json\n{"a": 1}\n```', JSON_ONLY)).toEqual({ ok: true, parsed: '{"a": 1}' });
-      expect(validateOutput('```JSON\r\n[1]\r\n```\n', JSON_ONLY)).toEqual({ ok: true, parsed: "[1]" });
+      expect(validateOutput("```JSON\r\n[1]\r\n```\n", JSON_ONLY)).toEqual({ ok: true, parsed: "[1]" });
     });
 
     it("strips a plain ``` fence and a one-line fence", () => {
@@ -120,7 +120,10 @@ describe("validateOutput", () => {
     });
 
     it("rejects prose around the JSON, naming the parser's error", () => {
-      expect(validateOutput('Here you go: {"a": 1}', JSON_ONLY)).toEqual({ ok: false, reason: expect.stringMatching(/^The output is not valid JSON: .+/) });
+      expect(validateOutput('Here you go: {"a": 1}', JSON_ONLY)).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^The output is not valid JSON: .+/),
+      });
     });
 
     it("rejects broken JSON with the parser's message", () => {
@@ -156,7 +159,10 @@ describe("validateOutput", () => {
     });
 
     it("reports invalid JSON inside the section", () => {
-      expect(validateOutput("<response>Paris</response>", BOTH)).toEqual({ ok: false, reason: expect.stringMatching(/^The <response> section is not valid JSON: /) });
+      expect(validateOutput("<response>Paris</response>", BOTH)).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^The <response> section is not valid JSON: /),
+      });
     });
 
     it("ignores valid JSON outside the section", () => {

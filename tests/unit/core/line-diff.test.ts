@@ -9,8 +9,14 @@ function render(lines: DiffLine[]): string[] {
 /** The text each side of the diff describes, rebuilt from its lines. */
 function sides(lines: DiffLine[]): { before: string; after: string } {
   return {
-    before: lines.filter((line) => line.kind !== "added").map((line) => line.text).join("\n"),
-    after: lines.filter((line) => line.kind !== "removed").map((line) => line.text).join("\n"),
+    before: lines
+      .filter((line) => line.kind !== "added")
+      .map((line) => line.text)
+      .join("\n"),
+    after: lines
+      .filter((line) => line.kind !== "removed")
+      .map((line) => line.text)
+      .join("\n"),
   };
 }
 
@@ -111,7 +117,15 @@ describe("diffLines", () => {
     expect(lines[4]).toEqual({ kind: "added", text: "x", beforeLine: null, afterLine: 2 });
     expect(lines[7]).toEqual({ kind: "same", text: "bottom", beforeLine: 5, afterLine: 5 });
     // Without the bound the same texts diff exactly: "b" is kept.
-    expect(render(diffLines("top\na\nb\nc\nbottom", "top\nx\nb\ny\nbottom"))).toEqual(["  top", "- a", "+ x", "  b", "- c", "+ y", "  bottom"]);
+    expect(render(diffLines("top\na\nb\nc\nbottom", "top\nx\nb\ny\nbottom"))).toEqual([
+      "  top",
+      "- a",
+      "+ x",
+      "  b",
+      "- c",
+      "+ y",
+      "  bottom",
+    ]);
   });
 });
 
@@ -177,7 +191,13 @@ describe("foldUnchangedLines", () => {
   it("does not fold a stretch that would hide a single line", () => {
     const lines = diffLines("a\nb\nc\nd\ne\nf\ng\nh", "a\nb\nc\nd\ne\nf\ng\nH");
     expect(foldUnchangedLines(lines).map((item) => item.kind)).toEqual(["fold", "same", "same", "same", "removed", "added"]);
-    expect(foldUnchangedLines(diffLines("a\nb\nc\nd", "a\nb\nc\nD")).map((item) => item.kind)).toEqual(["same", "same", "same", "removed", "added"]);
+    expect(foldUnchangedLines(diffLines("a\nb\nc\nd", "a\nb\nc\nD")).map((item) => item.kind)).toEqual([
+      "same",
+      "same",
+      "same",
+      "removed",
+      "added",
+    ]);
   });
 
   it("folds an identical text into a single fold", () => {

@@ -86,7 +86,9 @@ describe("lib/core purity", () => {
     });
 
     it("does not mistake similar names for forbidden modules", () => {
-      expect(purityViolations("template.ts", 'import x from "nextra";\nimport y from "pg-format";\nimport z from "@/lib/core/path-utils";')).toEqual([]);
+      expect(
+        purityViolations("template.ts", 'import x from "nextra";\nimport y from "pg-format";\nimport z from "@/lib/core/path-utils";'),
+      ).toEqual([]);
     });
   });
 });

@@ -9,7 +9,10 @@ const actual = (template: string, row: Record<string, TemplateValue>) => countCo
 describe("renderedLength", () => {
   it("is the template's length minus its placeholders plus the values' lengths", () => {
     expect(lengthOf("Hello {{name}}!", { name: "Ada" })).toBe("Hello Ada!".length);
-    expect(templateShape("Hello {{name}}!")).toEqual({ fixedLength: 7, variables: [{ name: "name", occurrences: 1, placeholderLength: 8 }] });
+    expect(templateShape("Hello {{name}}!")).toEqual({
+      fixedLength: 7,
+      variables: [{ name: "name", occurrences: 1, placeholderLength: 8 }],
+    });
   });
 
   it("inserts a value once per placeholder naming it, whatever the spacing inside the braces", () => {
@@ -42,7 +45,7 @@ describe("renderedLength", () => {
   it("agrees with renderTemplate on generated templates and rows", () => {
     // a seeded generator: the same cases every run
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)];
     const pieces = ["text ", "{{a}}", "{{ b }}", "{{a}}", "{{c.d}}", "{{1}}", "{ {a} }", "{{", "}}", "😀", "\n", "{{ unknown }}"];
     const values: TemplateValue[] = ["", "v", "{{a}}", "😀x", null, undefined, 3, true];

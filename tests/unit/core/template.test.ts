@@ -69,9 +69,7 @@ describe("renderTemplate", () => {
   });
 
   it("writes numbers and booleans as text", () => {
-    expect(renderTemplate("{{n}} {{zero}} {{yes}} {{no}}", { n: 3.5, zero: 0, yes: true, no: false }).text).toBe(
-      "3.5 0 true false",
-    );
+    expect(renderTemplate("{{n}} {{zero}} {{yes}} {{no}}", { n: 3.5, zero: 0, yes: true, no: false }).text).toBe("3.5 0 true false");
   });
 
   it("does not expand placeholders inside inserted values (single pass)", () => {

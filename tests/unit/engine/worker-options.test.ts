@@ -15,7 +15,13 @@ describe("workerOptionsFromEnv", () => {
   });
 
   it("leaves unset ones to the worker's defaults", () => {
-    expect(workerOptionsFromEnv({})).toEqual({ workerId: undefined, maxInFlight: undefined, leaseMs: undefined, pollMs: undefined, cacheTtlSeconds: undefined });
+    expect(workerOptionsFromEnv({})).toEqual({
+      workerId: undefined,
+      maxInFlight: undefined,
+      leaseMs: undefined,
+      pollMs: undefined,
+      cacheTtlSeconds: undefined,
+    });
   });
 
   it("refuses a value that is not a positive number, naming the variable", () => {

@@ -47,7 +47,9 @@ describe("DatasetParseError", () => {
 
 describe("parseDatasetText: CSV", () => {
   it("reads a header and rows into string records", () => {
-    expect(parseDatasetText("provider,model,source\nopenrouter,anthropic/claude-sonnet-4,Wikipedia\nmock,mock,42\n", "experiments.csv")).toEqual({
+    expect(
+      parseDatasetText("provider,model,source\nopenrouter,anthropic/claude-sonnet-4,Wikipedia\nmock,mock,42\n", "experiments.csv"),
+    ).toEqual({
       headers: ["provider", "model", "source"],
       rows: [
         { provider: "openrouter", model: "anthropic/claude-sonnet-4", source: "Wikipedia" },
@@ -228,7 +230,10 @@ describe("parseDatasetText: CSV", () => {
 
 describe("parseDatasetText: JSON", () => {
   it("reads an array of flat objects, with headers in first-seen order", () => {
-    const text = JSON.stringify([{ topic: "AI", source: "Wikipedia" }, { source: "Book", level: "easy" }]);
+    const text = JSON.stringify([
+      { topic: "AI", source: "Wikipedia" },
+      { source: "Book", level: "easy" },
+    ]);
     expect(parseDatasetText(text, "data.json")).toEqual({
       headers: ["topic", "source", "level"],
       rows: [
@@ -297,7 +302,7 @@ describe("parseDatasetText: JSON", () => {
     ['[{"a": "x\ny"}]', 'line 1, column 10: unexpected "\\n"'],
     ['[{"a": tru}]', 'line 1, column 8: unexpected "t"'],
     ['[{"a": "\\q"}]', 'line 1, column 9: unexpected "\\\\"'],
-    ['[1]\n[2]', 'line 2, column 1: unexpected "["'],
+    ["[1]\n[2]", 'line 2, column 1: unexpected "["'],
     ["[01]", 'line 1, column 3: unexpected "1"'],
     ['[{"a": "😀"}, x]', 'line 1, column 14: unexpected "x"'],
   ])("locates the error in %j at %s", (text, location) => {

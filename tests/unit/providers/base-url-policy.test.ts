@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkBaseUrl, findPrivateAddress, isPrivateAddress, isPrivateHostname, normalizeBaseUrl, sameBaseUrl } from "@/lib/providers/base-url-policy";
+import {
+  checkBaseUrl,
+  findPrivateAddress,
+  isPrivateAddress,
+  isPrivateHostname,
+  normalizeBaseUrl,
+  sameBaseUrl,
+} from "@/lib/providers/base-url-policy";
 
 const shared = { allowPrivate: false };
 const local = { allowPrivate: true };
@@ -12,7 +19,14 @@ describe("checkBaseUrl", () => {
   });
 
   it("refuses every scheme but http and https, whoever asks", () => {
-    for (const url of ["file:///etc/passwd", "data:text/plain,hi", "ftp://example.com/", "gopher://example.com/", "javascript:alert(1)", "ws://example.com/"]) {
+    for (const url of [
+      "file:///etc/passwd",
+      "data:text/plain,hi",
+      "ftp://example.com/",
+      "gopher://example.com/",
+      "javascript:alert(1)",
+      "ws://example.com/",
+    ]) {
       for (const policy of [shared, local]) expect(checkBaseUrl(url, policy), url).toMatchObject({ ok: false, rule: "scheme" });
     }
   });
@@ -63,7 +77,11 @@ describe("checkBaseUrl", () => {
   it("refuses loopback, private, link-local and local names where private addresses are not allowed", () => {
     for (const url of privateUrls) {
       const verdict = checkBaseUrl(url, shared);
-      expect(verdict, url).toMatchObject({ ok: false, rule: "private", message: expect.stringContaining("PARALLAXR_ALLOW_PRIVATE_BASE_URLS=1") });
+      expect(verdict, url).toMatchObject({
+        ok: false,
+        rule: "private",
+        message: expect.stringContaining("PARALLAXR_ALLOW_PRIVATE_BASE_URLS=1"),
+      });
     }
   });
 
@@ -72,7 +90,15 @@ describe("checkBaseUrl", () => {
   });
 
   it("does not take public addresses next to the private ranges for private ones", () => {
-    for (const url of ["http://172.15.255.255/", "http://172.32.0.1/", "http://169.253.1.1/", "http://11.0.0.1/", "http://[2001:4860:4860::8888]/", "http://[::ffff:8.8.8.8]/", "https://localhost.example.com/"]) {
+    for (const url of [
+      "http://172.15.255.255/",
+      "http://172.32.0.1/",
+      "http://169.253.1.1/",
+      "http://11.0.0.1/",
+      "http://[2001:4860:4860::8888]/",
+      "http://[::ffff:8.8.8.8]/",
+      "https://localhost.example.com/",
+    ]) {
       expect(checkBaseUrl(url, shared), url).toMatchObject({ ok: true });
     }
   });

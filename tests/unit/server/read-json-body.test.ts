@@ -48,14 +48,23 @@ describe("readJsonBody", () => {
 
   it("refuses a Content-Length over the limit before reading", async () => {
     const { stream, state } = countingStream(10);
-    const request = new Request("http://x/", { method: "POST", body: stream, duplex: "half", headers: { "content-length": "5000" } } as RequestInit);
+    const request = new Request("http://x/", {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+      headers: { "content-length": "5000" },
+    } as RequestInit);
     expect((await errorOf(readJsonBody(request, limit))).code).toBe("payload_too_large");
     expect(state.pulled).toBeLessThanOrEqual(1);
   });
 
   it("answers 400 for invalid JSON, invalid UTF-8, no body and nesting deeper than 32", async () => {
-    expect((await errorOf(readJsonBody(new Request("http://x/", { method: "POST", body: "{oops" }), limit))).message).toContain("not valid JSON");
-    expect((await errorOf(readJsonBody(new Request("http://x/", { method: "POST", body: new Uint8Array([0x7b, 0xff, 0x7d]) }), limit))).message).toContain("UTF-8");
+    expect((await errorOf(readJsonBody(new Request("http://x/", { method: "POST", body: "{oops" }), limit))).message).toContain(
+      "not valid JSON",
+    );
+    expect(
+      (await errorOf(readJsonBody(new Request("http://x/", { method: "POST", body: new Uint8Array([0x7b, 0xff, 0x7d]) }), limit))).message,
+    ).toContain("UTF-8");
     expect((await errorOf(readJsonBody(new Request("http://x/", { method: "POST" }), limit))).code).toBe("bad_request");
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     const error = await errorOf(readJsonBody(new Request("http://x/", { method: "POST", body: deep }), { ...limit, bytes: 1_000_000 }));

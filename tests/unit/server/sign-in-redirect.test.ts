@@ -4,7 +4,11 @@ import { contentSecurityPolicy, securityHeaders } from "@/lib/server/security-he
 import { signInRedirect } from "@/lib/server/sign-in-redirect";
 
 const tokens = readAccessConfig({ PARALLAXR_REQUIRE_TOKEN: "1" });
-const page = (pathname: string, search = "", cookies: string[] = []) => ({ pathname, search, hasCookie: (name: string) => cookies.includes(name) });
+const page = (pathname: string, search = "", cookies: string[] = []) => ({
+  pathname,
+  search,
+  hasCookie: (name: string) => cookies.includes(name),
+});
 
 describe("signInRedirect", () => {
   it("sends a page without the session cookie to /sign-in with where it was going", () => {
@@ -25,12 +29,21 @@ describe("signInRedirect", () => {
 describe("security headers", () => {
   it("forbid framing, plugins, other bases, form targets and connections", () => {
     const csp = contentSecurityPolicy();
-    for (const directive of ["frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "connect-src 'self'", "default-src 'self'"]) {
+    for (const directive of [
+      "frame-ancestors 'none'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "connect-src 'self'",
+      "default-src 'self'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain("unsafe-eval");
     expect(contentSecurityPolicy({ dev: true })).toContain("'unsafe-eval'");
-    expect(contentSecurityPolicy({ supabaseUrl: "https://abc.supabase.co" })).toContain("connect-src 'self' https://abc.supabase.co wss://abc.supabase.co");
+    expect(contentSecurityPolicy({ supabaseUrl: "https://abc.supabase.co" })).toContain(
+      "connect-src 'self' https://abc.supabase.co wss://abc.supabase.co",
+    );
     const headers = Object.fromEntries(securityHeaders().map(({ key, value }) => [key, value]));
     expect(headers["X-Frame-Options"]).toBe("DENY");
     expect(headers["X-Content-Type-Options"]).toBe("nosniff");

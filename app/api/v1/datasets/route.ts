@@ -28,4 +28,6 @@ export const POST = route({ body: createDatasetSchema, output: datasetItemSchema
 });
 
 /** The caller's uploaded datasets, newest first, without their rows. */
-export const GET = route({ output: z.array(datasetItemSchema) }, ({ caller, app }) => asUser(app.db, caller.userId, (tx) => listDatasets(tx)));
+export const GET = route({ output: z.array(datasetItemSchema) }, ({ caller, app }) =>
+  asUser(app.db, caller.userId, (tx) => listDatasets(tx)),
+);

@@ -19,7 +19,12 @@ export const GET = route({ output: modelCatalogSchema }, async ({ caller, app })
   const book = await asUser(app.db, caller.userId, async (tx) => {
     await recordFetchedPrices(tx, {
       source: "openrouter",
-      prices: live.map((model) => ({ provider: model.provider, model: model.model, inputPerMTok: model.price!.inputPerMTok, outputPerMTok: model.price!.outputPerMTok })),
+      prices: live.map((model) => ({
+        provider: model.provider,
+        model: model.model,
+        inputPerMTok: model.price!.inputPerMTok,
+        outputPerMTok: model.price!.outputPerMTok,
+      })),
     });
     return priceBook(tx);
   });

@@ -12,4 +12,6 @@ export const POST = route({ body: createPromptSchema, output: promptSchema, stat
 );
 
 /** The caller's prompts, most recently changed first. */
-export const GET = route({ output: promptListSchema }, async ({ caller, app }) => ({ prompts: await asUser(app.db, caller.userId, (tx) => listPrompts(tx)) }));
+export const GET = route({ output: promptListSchema }, async ({ caller, app }) => ({
+  prompts: await asUser(app.db, caller.userId, (tx) => listPrompts(tx)),
+}));

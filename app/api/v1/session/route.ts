@@ -15,7 +15,14 @@ const maxAgeSeconds = 30 * 24 * 3600;
 export const POST = route({ body: signInSchema, public: true }, async ({ request, body, app }) => {
   await resolveCaller(new Request(request.url, { headers: { authorization: `Bearer ${body.token}` } }), { db: app.db, access: app.access });
   const secure = new URL(request.url).protocol === "https:" || app.access.publicUrl?.protocol === "https:";
-  const cookie = [`${sessionCookieName}=${encodeURIComponent(body.token)}`, "Path=/", "HttpOnly", "SameSite=Strict", `Max-Age=${maxAgeSeconds}`, ...(secure ? ["Secure"] : [])];
+  const cookie = [
+    `${sessionCookieName}=${encodeURIComponent(body.token)}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ["Secure"] : []),
+  ];
   return Response.json({ signedIn: true }, { headers: { "set-cookie": cookie.join("; "), "cache-control": "no-store" } });
 });
 

@@ -17,41 +17,53 @@ export const dynamic = "force-dynamic";
  * keyless entry, for servers that need no key (Ollama, an OpenAI-compatible server). Every URL
  * passes the base URL policy (http(s), no credentials, private addresses only where allowed).
  */
-export const PUT = route({ params: providerParamsSchema, body: saveProviderKeySchema, output: providerKeySummarySchema }, async ({ caller, params, body, app }) => {
-  const provider = app.providers.list().find((entry) => entry.id === params.provider);
-  if (!provider) throw new HttpError("bad_request", `Unknown provider "${params.provider}".`, "provider");
-  const { apiKey } = body;
-  const baseUrl = body.baseUrl == null ? null : checkedBaseUrl(body.baseUrl, app.access.allowPrivateBaseUrls);
-  // The address the key will be sent to, checked too: Ollama's default is this machine.
-  if (baseUrl === null && provider.defaultBaseUrl !== null) checkedBaseUrl(provider.defaultBaseUrl, app.access.allowPrivateBaseUrls);
+export const PUT = route(
+  { params: providerParamsSchema, body: saveProviderKeySchema, output: providerKeySummarySchema },
+  async ({ caller, params, body, app }) => {
+    const provider = app.providers.list().find((entry) => entry.id === params.provider);
+    if (!provider) throw new HttpError("bad_request", `Unknown provider "${params.provider}".`, "provider");
+    const { apiKey } = body;
+    const baseUrl = body.baseUrl == null ? null : checkedBaseUrl(body.baseUrl, app.access.allowPrivateBaseUrls);
+    // The address the key will be sent to, checked too: Ollama's default is this machine.
+    if (baseUrl === null && provider.defaultBaseUrl !== null) checkedBaseUrl(provider.defaultBaseUrl, app.access.allowPrivateBaseUrls);
 
-  const summary = await asUser(app.db, caller.userId, async (tx) => {
-    if (apiKey === undefined) {
-      const current = await getProviderKeySummary(tx, { provider: params.provider });
-      if (current && current.last4 !== "") {
-        const boundTo = current.baseUrl ?? provider.defaultBaseUrl;
-        if (sameBaseUrl(current.baseUrl ?? provider.defaultBaseUrl, baseUrl ?? provider.defaultBaseUrl)) return current;
+    const summary = await asUser(app.db, caller.userId, async (tx) => {
+      if (apiKey === undefined) {
+        const current = await getProviderKeySummary(tx, { provider: params.provider });
+        if (current && current.last4 !== "") {
+          const boundTo = current.baseUrl ?? provider.defaultBaseUrl;
+          if (sameBaseUrl(current.baseUrl ?? provider.defaultBaseUrl, baseUrl ?? provider.defaultBaseUrl)) return current;
+          throw new HttpError(
+            "bad_request",
+            `The stored ${provider.label} key is bound to the base URL it was saved with (${boundTo ?? "none"}): paste the key again to use it with another base URL. A saved key is never sent to a new address without being entered again.`,
+            "baseUrl",
+          );
+        }
+        if (current) {
+          const updated = await updateProviderBaseUrl(tx, { provider: params.provider, baseUrl });
+          if (updated) return updated;
+        }
+        if (provider.needsKey) throw new HttpError("bad_request", `${params.provider} needs an API key: paste one to save.`, "apiKey");
+      } else if (baseUrl === null && provider.defaultBaseUrl === null) {
         throw new HttpError(
           "bad_request",
-          `The stored ${provider.label} key is bound to the base URL it was saved with (${boundTo ?? "none"}): paste the key again to use it with another base URL. A saved key is never sent to a new address without being entered again.`,
+          `${provider.label} has no default address: give the base URL of the server this key is for.`,
           "baseUrl",
         );
       }
-      if (current) {
-        const updated = await updateProviderBaseUrl(tx, { provider: params.provider, baseUrl });
-        if (updated) return updated;
-      }
-      if (provider.needsKey) throw new HttpError("bad_request", `${params.provider} needs an API key: paste one to save.`, "apiKey");
-    } else if (baseUrl === null && provider.defaultBaseUrl === null) {
-      throw new HttpError("bad_request", `${provider.label} has no default address: give the base URL of the server this key is for.`, "baseUrl");
-    }
-    const secret = apiKey ?? "";
-    return upsertProviderKey(tx, { provider: params.provider, sealed: sealSecret(app.secretKey, secret), last4: apiKey ? lastFour(apiKey) : "", baseUrl });
-  });
-  // after the commit, so no call in between can remember the old key again
-  app.providers.forgetCredentials({ provider: params.provider, userId: caller.userId });
-  return summary;
-});
+      const secret = apiKey ?? "";
+      return upsertProviderKey(tx, {
+        provider: params.provider,
+        sealed: sealSecret(app.secretKey, secret),
+        last4: apiKey ? lastFour(apiKey) : "",
+        baseUrl,
+      });
+    });
+    // after the commit, so no call in between can remember the old key again
+    app.providers.forgetCredentials({ provider: params.provider, userId: caller.userId });
+    return summary;
+  },
+);
 
 /** Forgets the caller's key for a provider. */
 export const DELETE = route({ params: providerParamsSchema, output: deletedSchema }, async ({ caller, params, app }) => {
