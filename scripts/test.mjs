@@ -25,10 +25,12 @@ function readJson(file) {
   }
 }
 
-// 0. typecheck and lint: each counts as one check in the last line, passed or failed
+// 0. typecheck, lint and format check (`npm run format` fixes it): each counts as one check in the
+// last line, passed or failed
 for (const [label, command, args] of [
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "."]],
+  ["format check", "npx", ["prettier", "--check", "--log-level=warn", "."]],
 ]) {
   if (run(label, command, args) === 0) totals.passed += 1;
   else {
