@@ -98,11 +98,9 @@ export const runModelSchema = envelope({
 const cellValue = z.union([z.string().max(MAX_CELL_CHARS), z.number(), z.boolean(), z.null()]);
 
 /** A dataset row: column name to value. */
-const datasetRow = z
-  .record(z.string().max(MAX_COLUMN_NAME), cellValue)
-  .refine((row) => Object.keys(row).length <= MAX_COLUMNS, {
-    message: `a row may have at most ${MAX_COLUMNS.toLocaleString("en-US")} columns`,
-  });
+const datasetRow = z.record(z.string().max(MAX_COLUMN_NAME), cellValue).refine((row) => Object.keys(row).length <= MAX_COLUMNS, {
+  message: `a row may have at most ${MAX_COLUMNS.toLocaleString("en-US")} columns`,
+});
 
 /** Body of POST /api/v1/runs: inline prompt and rows, or ids of a stored prompt and dataset. */
 export const createRunSchema = envelope({
