@@ -3,7 +3,7 @@ import { chooseTokenizerSample } from "@/lib/core/tokenizer-sample";
 import { estimateTokens, estimateTokensFromLength } from "@/lib/core/tokens";
 import type { Queryable } from "@/lib/db/database";
 import { averageOutputTokens, getUserPrice } from "@/lib/db/pricing/pricing";
-import { referencePrice } from "@/lib/providers/pricing-reference";
+import { applicablePrice } from "./applicable-price";
 
 /** What a run will cost before it starts, per model and in total. */
 export interface RunPlanEstimate {
@@ -90,7 +90,7 @@ export async function planRun(
     const maxTokens = typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
     const history = maxTokens == null ? await averageOutputTokens(tx, column) : null;
     const perCellOut = maxTokens ?? (history == null ? null : Math.round(history));
-    const price = (await getUserPrice(tx, column)) ?? referencePrice(column.provider, column.model);
+    const price = applicablePrice({ provider: column.provider, model: column.model, stored: await getUserPrice(tx, column) });
     const outputTokens = perCellOut == null ? null : perCellOut * cells;
     // Output free, or its count known: the cost is known. Otherwise the input's cost is a floor.
     const outputFree = price?.outputPerMTok === 0;

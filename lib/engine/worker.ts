@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/database";
 import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
-import { referencePrice } from "@/lib/providers/pricing-reference";
+import { applicablePrice } from "./applicable-price";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { findCachedResponses, type CachedResponse } from "@/lib/db/cache/response-cache";
 import { executeCell } from "./execute-cell";
@@ -180,7 +180,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   async function settingsFor(runId: string): Promise<RunSettings> {
     let settings = settingsByRun.get(runId);
     if (!settings) {
-      const loaded = await loadRunSettings(db, { runId, fallbackPrice: referencePrice });
+      const loaded = await loadRunSettings(db, { runId, priceOf: applicablePrice });
       if (!loaded) throw new Error(`Run ${runId} vanished while its cells were claimed`);
       settings = loaded;
       settingsByRun.set(runId, settings);

@@ -27,12 +27,12 @@ export const priceKey = (provider: string, model: string) => `${provider}/${mode
  * Loads the execution settings of a run (the worker keeps them for the run's lifetime). The worker
  * reads past RLS, so the prompt and grader versions are read only when they are the run owner's
  * (0009_ownership_checks.sql refuses other runs; older rows may still name another user's).
- * fallbackPrice prices a model the user has set no price for: which price that is (the shipped
- * reference) is the engine's policy, not the database's.
+ * priceOf decides each column's price from the one stored for the user (null when none): which
+ * price applies then (the shipped reference) is the engine's policy, not the database's.
  */
 export async function loadRunSettings(
   db: Database,
-  { runId, fallbackPrice }: { runId: string; fallbackPrice: (provider: string, model: string) => Price | null },
+  { runId, priceOf }: { runId: string; priceOf: (column: { provider: string; model: string; stored: Price | null }) => Price | null },
 ): Promise<RunSettings | null> {
   const { rows } = await db.query<{
     id: string;
@@ -67,9 +67,11 @@ export async function loadRunSettings(
   for (const column of row.columns) {
     prices.set(
       priceKey(column.provider, column.model),
-      column.priced
-        ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image }
-        : fallbackPrice(column.provider, column.model),
+      priceOf({
+        provider: column.provider,
+        model: column.model,
+        stored: column.priced ? { inputPerMTok: column.input, outputPerMTok: column.output, perImage: column.image } : null,
+      }),
     );
   }
   return {

@@ -1,7 +1,7 @@
 import { modelCatalogSchema } from "@/lib/api/responses";
 import { asUser } from "@/lib/db/as-user";
 import { priceBook, recordFetchedPrices } from "@/lib/db/pricing/pricing";
-import { referencePrice } from "@/lib/providers/pricing-reference";
+import { applicablePrice } from "@/lib/engine/applicable-price";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -29,7 +29,12 @@ export const GET = route({ output: modelCatalogSchema }, async ({ caller, app })
     return priceBook(tx);
   });
   const models = catalog.models.map((model) => {
-    const price = book.get(`${model.provider}/${model.model}`) ?? model.price ?? referencePrice(model.provider, model.model);
+    const price = applicablePrice({
+      provider: model.provider,
+      model: model.model,
+      stored: book.get(`${model.provider}/${model.model}`) ?? null,
+      listed: model.price ?? null,
+    });
     return { ...model, price: price ? { inputPerMTok: price.inputPerMTok, outputPerMTok: price.outputPerMTok } : null };
   });
   return { ...catalog, models };
