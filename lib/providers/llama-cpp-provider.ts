@@ -2,8 +2,9 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Llama, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import { readParams, type StandardParamName } from "./adapters/read-params";
 import { isProviderError, ProviderError } from "./provider-error";
-import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "./types";
+import type { ModelInfo, ModelParams, TextGenerateRequest, TextGenerateResult, TextProvider } from "./types";
 
 /** Options of the llama.cpp provider: where the GGUF models are and how much of the machine to use. */
 export interface LlamaCppProviderOptions {
@@ -48,7 +49,7 @@ interface GenerationParams {
 
 const providerId = "llama-cpp";
 const defaultMaxTokens = 128;
-const knownParams = new Set(["maxTokens", "temperature", "topP", "stopSequences", "seed"]);
+const supportedParams: readonly StandardParamName[] = ["maxTokens", "temperature", "topP", "stopSequences", "seed"];
 
 /** A provider that runs GGUF models in this process with llama.cpp (node-llama-cpp), as plain completion. */
 export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): LlamaCppProvider {
@@ -215,7 +216,7 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     },
 
     async generate(request: TextGenerateRequest): Promise<TextGenerateResult> {
-      const { params, warnings } = readParams(request.params);
+      const { params, warnings } = readGenerationParams(request.params);
       if (request.signal.aborted) throw abortError(request.signal);
       const loaded = await loadFor(request.model, request.signal);
       const { model } = loaded;
@@ -397,30 +398,36 @@ function releaseSequence(loaded: LoadedModel, sequence: LlamaContextSequence, fa
   }
 }
 
-function readParams(input: Record<string, unknown>): { params: GenerationParams; warnings: string[] } {
-  const warnings: string[] = [];
-  for (const key of Object.keys(input)) {
-    if (knownParams.has(key)) continue;
-    warnings.push(
-      key === "system"
-        ? `The llama.cpp provider ignores the parameter "system": it runs plain completion, so put instructions in the prompt.`
-        : `The llama.cpp provider ignores the parameter "${key}".`,
-    );
+/**
+ * The column's params as llama.cpp takes them: the shared rules of every provider (readParams), then
+ * llama.cpp's own limits on top, and the defaults of plain completion.
+ */
+function readGenerationParams(input: ModelParams): { params: GenerationParams; warnings: string[] } {
+  const { values, warnings } = readParams(input, {
+    provider: "The llama.cpp provider",
+    supported: supportedParams,
+    unsupportedReasons: { system: "It runs plain completion, so put instructions in the prompt." },
+  });
+  // node-llama-cpp reads the seed as an unsigned 32-bit number: -1 would silently become 4294967295.
+  if (values.seed !== undefined && values.seed < 0) {
+    throw new ProviderError({
+      code: "bad_request",
+      message: `Parameter "seed" must be a whole number >= 0 for llama.cpp; got ${values.seed}.`,
+    });
   }
-  const maxTokens = readNumber(input, "maxTokens", (value) => Number.isInteger(value) && value >= 1, "an integer >= 1");
-  const temperature = readNumber(input, "temperature", (value) => value >= 0, "a number >= 0");
-  const topP = readNumber(input, "topP", (value) => value > 0 && value <= 1, "a number in (0, 1]");
-  const seed = readNumber(input, "seed", (value) => Number.isInteger(value) && value >= 0, "an integer >= 0");
-  const stopSequences = input.stopSequences ?? [];
-  if (!Array.isArray(stopSequences) || !stopSequences.every((stop) => typeof stop === "string" && stop.length > 0)) {
-    throw new ProviderError({ code: "bad_request", message: `llama.cpp parameter "stopSequences" must be a list of non-empty strings.` });
+  // An empty stop sequence matches at once (createStopSequenceFilter): every completion would be empty.
+  if (values.stopSequences?.some((stop) => stop === "")) {
+    throw new ProviderError({
+      code: "bad_request",
+      message: `Parameter "stopSequences" must be a list of non-empty strings for llama.cpp; got an empty one.`,
+    });
   }
   const params: GenerationParams = {
-    maxTokens: maxTokens ?? defaultMaxTokens,
-    temperature: temperature ?? 0,
-    topP,
-    seed,
-    stopSequences,
+    maxTokens: values.maxTokens ?? defaultMaxTokens,
+    temperature: values.temperature ?? 0,
+    topP: values.topP,
+    seed: values.seed,
+    stopSequences: values.stopSequences ?? [],
   };
   if (params.temperature === 0) {
     for (const key of ["topP", "seed"] as const) {
@@ -428,15 +435,6 @@ function readParams(input: Record<string, unknown>): { params: GenerationParams;
     }
   }
   return { params, warnings };
-}
-
-function readNumber(input: Record<string, unknown>, key: string, valid: (value: number) => boolean, expected: string): number | undefined {
-  const value = input[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || !valid(value)) {
-    throw new ProviderError({ code: "bad_request", message: `llama.cpp parameter "${key}" must be ${expected}.` });
-  }
-  return value;
 }
 
 function positiveInteger(value: number | undefined, name: string): number | undefined {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readParams, standardParamNames } from "@/lib/providers/adapters/read-params";
-import { ProviderError } from "@/lib/providers/provider-error";
+import { createLlamaCppProvider } from "@/lib/providers/llama-cpp-provider";
+import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 
 const everything = { provider: "Vendor", supported: standardParamNames };
 
@@ -56,5 +57,33 @@ describe("readParams", () => {
 
   it("still refuses a wrong type for a parameter the provider would not have sent anyway", () => {
     expect(() => readParams({ topK: "many" }, { provider: "Vendor", supported: [] })).toThrow(ProviderError);
+  });
+
+  it("accepts and refuses the same topP values as the llama.cpp provider: one rule, 0 to 1 inclusive", async () => {
+    // No model is configured, so a topP the provider accepts gets as far as looking the model up.
+    const llama = createLlamaCppProvider({ models: {} });
+    try {
+      for (const topP of [-0.01, 0, 0.5, 1, 1.01, Number.NaN, Number.POSITIVE_INFINITY, "0.5"]) {
+        const params = { temperature: 1, topP };
+        const shared = (() => {
+          try {
+            readParams(params, everything);
+            return "accepted";
+          } catch (error) {
+            return (error as ProviderError).code;
+          }
+        })();
+        const local = await llama
+          .generate({ model: "none", prompt: "Once", params, variables: {}, signal: new AbortController().signal })
+          .then(
+            () => "generated",
+            (error: unknown) => (isProviderError(error) ? error.code : String(error)),
+          );
+        expect(local === "model_not_found" ? "accepted" : local, `topP ${String(topP)}`).toBe(shared);
+        expect(shared, `topP ${String(topP)}`).toBe(typeof topP === "number" && topP >= 0 && topP <= 1 ? "accepted" : "bad_request");
+      }
+    } finally {
+      await llama.close();
+    }
   });
 });

@@ -25,6 +25,9 @@ const isInteger = (value: unknown): value is number => Number.isInteger(value);
 const checks: Record<StandardParamName, Check> = {
   temperature: { test: (value) => isFiniteNumber(value) && value >= 0, expected: "a number >= 0" },
   maxTokens: { test: (value) => isInteger(value) && (value as number) >= 1, expected: "a whole number >= 1" },
+  // 0 and 1 included, for every provider: the vendors' APIs and the AI SDK document topP as 0 to 1,
+  // and node-llama-cpp builds its top-p sampler for 0 <= topP <= 1 (0 keeps only the likeliest
+  // token). The llama.cpp provider once refused 0 on its own; one rule now, tested for both.
   topP: { test: (value) => isFiniteNumber(value) && value >= 0 && value <= 1, expected: "a number from 0 to 1" },
   topK: { test: (value) => isInteger(value) && (value as number) >= 1, expected: "a whole number >= 1" },
   stopSequences: {
@@ -47,7 +50,12 @@ export const standardParamNames = Object.keys(checks) as StandardParamName[];
  */
 export function readParams(
   params: ModelParams,
-  support: { provider: string; supported: readonly StandardParamName[] },
+  support: {
+    provider: string;
+    supported: readonly StandardParamName[];
+    /** Why the provider leaves a parameter out, added to that parameter's warning. */
+    unsupportedReasons?: Partial<Record<StandardParamName, string>>;
+  },
 ): { values: StandardParams; warnings: string[] } {
   const values: StandardParams = {};
   const warnings: string[] = [];
@@ -66,7 +74,8 @@ export function readParams(
       });
     }
     if (!support.supported.includes(name)) {
-      warnings.push(`${support.provider} does not support the parameter "${name}"; it was not sent.`);
+      const reason = support.unsupportedReasons?.[name];
+      warnings.push(`${support.provider} does not support the parameter "${name}"; it was not sent.${reason ? ` ${reason}` : ""}`);
       continue;
     }
     (values as Record<string, unknown>)[name] = value;
