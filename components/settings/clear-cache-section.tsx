@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { requestJson } from "@/lib/client/api";
+import { useAction } from "@/lib/client/use-action";
 import { SettingsButton } from "./settings-controls";
 
 /**
@@ -9,20 +10,15 @@ import { SettingsButton } from "./settings-controls";
  * "cached") for 7 days; clearing it makes the next runs call the models again.
  */
 export function ClearCacheSection() {
-  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [cleared, setCleared] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   async function clear() {
-    setBusy(true);
-    setStatus(null);
-    try {
+    setCleared(null);
+    await run(async () => {
       const { deleted } = await requestJson<{ deleted: number }>("/api/v1/cache", { method: "DELETE" });
-      setStatus({ kind: "ok", text: deleted === 1 ? "Cleared 1 cached answer." : `Cleared ${deleted} cached answers.` });
-    } catch (error) {
-      setStatus({ kind: "error", text: error instanceof Error ? error.message : String(error) });
-    } finally {
-      setBusy(false);
-    }
+      setCleared(deleted === 1 ? "Cleared 1 cached answer." : `Cleared ${deleted} cached answers.`);
+    });
   }
 
   return (
@@ -39,8 +35,8 @@ export function ClearCacheSection() {
           {busy ? "Clearing…" : "Clear cache"}
         </SettingsButton>
       </div>
-      <p aria-live="polite" className={`text-sm ${status?.kind === "error" ? "text-red-700" : "text-emerald-700"}`}>
-        {status?.text}
+      <p aria-live="polite" className={`text-sm ${error !== null ? "text-red-700" : "text-emerald-700"}`}>
+        {error ?? cleared}
       </p>
     </section>
   );

@@ -1,7 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect } from "react";
 import { listKeys, type KeyProvider, type ProviderKeySummary } from "@/lib/client/keys-api";
+import { useLoad } from "@/lib/client/use-load";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { hasKeySettings } from "./provider-key-hints";
 import { ProviderKeyRow } from "./provider-key-row";
@@ -9,24 +10,14 @@ import { SettingsButton } from "./settings-controls";
 
 type Loaded = { providers: KeyProvider[]; keys: Map<string, ProviderKeySummary> };
 
+async function loadKeys(): Promise<Loaded> {
+  const { keys, providers } = await listKeys();
+  return { providers: providers.filter(hasKeySettings), keys: new Map(keys.map((key) => [key.provider, key])) };
+}
+
 /** Settings -> Keys: the note on how keys are kept, then one row per provider. */
 export function KeysSettings() {
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setLoadError(null);
-    listKeys()
-      .then(({ keys, providers }) =>
-        setLoaded({
-          providers: providers.filter(hasKeySettings),
-          keys: new Map(keys.map((key) => [key.provider, key])),
-        }),
-      )
-      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
-  }, []);
-
-  useEffect(load, [load]);
+  const { data: loaded, error: loadError, reload, setData: setLoaded, dismissError } = useLoad(loadKeys);
 
   // The picker's "Add a key" links to /settings/keys#<provider>: the rows only exist once loaded,
   // so the browser could not scroll to it; take the person to that row's key input now.
@@ -38,15 +29,18 @@ export function KeysSettings() {
     row?.querySelector<HTMLInputElement>("input")?.focus();
   }, [hasLoaded]);
 
-  const setStored = useCallback((provider: string, summary: ProviderKeySummary | null) => {
-    setLoaded((current) => {
-      if (!current) return current;
-      const keys = new Map(current.keys);
-      if (summary) keys.set(provider, summary);
-      else keys.delete(provider);
-      return { ...current, keys };
-    });
-  }, []);
+  const setStored = useCallback(
+    (provider: string, summary: ProviderKeySummary | null) => {
+      setLoaded((current) => {
+        if (!current) return current;
+        const keys = new Map(current.keys);
+        if (summary) keys.set(provider, summary);
+        else keys.delete(provider);
+        return { ...current, keys };
+      });
+    },
+    [setLoaded],
+  );
 
   return (
     <div className="mx-auto flex max-w-[1000px] flex-col gap-5">
@@ -67,9 +61,9 @@ export function KeysSettings() {
       {loadError && (
         <div className="flex flex-col items-start gap-2">
           <div className="self-stretch">
-            <ErrorAlert message={`Could not load the keys: ${loadError}`} onDismiss={() => setLoadError(null)} />
+            <ErrorAlert message={`Could not load the keys: ${loadError}`} onDismiss={dismissError} />
           </div>
-          <SettingsButton onClick={load}>Try again</SettingsButton>
+          <SettingsButton onClick={reload}>Try again</SettingsButton>
         </div>
       )}
       {!loaded && !loadError && <p className="text-sm text-zinc-600">Loading providers…</p>}

@@ -1,8 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
 import { listLimits, type ProviderLimit } from "@/lib/client/limits-api";
 import { getModelCatalog, type CatalogProvider } from "@/lib/client/models-api";
+import { useLoad } from "@/lib/client/use-load";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { ClearCacheSection } from "./clear-cache-section";
 import { ProviderLimitRow } from "./provider-limit-row";
@@ -11,21 +11,14 @@ import { SettingsPageHeading } from "./settings-page-heading";
 
 type Loaded = { providers: CatalogProvider[]; limits: Map<string, ProviderLimit> };
 
+async function loadLimits(): Promise<Loaded> {
+  const [catalog, limits] = await Promise.all([getModelCatalog(), listLimits()]);
+  return { providers: catalog.providers, limits: new Map(limits.map((limit) => [limit.provider, limit])) };
+}
+
 /** Settings -> Limits: how hard Parallaxr may call each provider, and where it throttled itself. */
 export function LimitsSettings() {
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setLoadError(null);
-    Promise.all([getModelCatalog(), listLimits()])
-      .then(([catalog, limits]) =>
-        setLoaded({ providers: catalog.providers, limits: new Map(limits.map((limit) => [limit.provider, limit])) }),
-      )
-      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
-  }, []);
-
-  useEffect(load, [load]);
+  const { data: loaded, error: loadError, reload, dismissError } = useLoad(loadLimits);
 
   return (
     <div className="mx-auto flex max-w-[1000px] flex-col gap-5">
@@ -42,9 +35,9 @@ export function LimitsSettings() {
       {loadError && (
         <div className="flex flex-col items-start gap-2">
           <div className="self-stretch">
-            <ErrorAlert message={`Could not load the limits: ${loadError}`} onDismiss={() => setLoadError(null)} />
+            <ErrorAlert message={`Could not load the limits: ${loadError}`} onDismiss={dismissError} />
           </div>
-          <SettingsButton onClick={load}>Try again</SettingsButton>
+          <SettingsButton onClick={reload}>Try again</SettingsButton>
         </div>
       )}
       {!loaded && !loadError && <p className="text-sm text-zinc-600">Loading providers…</p>}
@@ -52,7 +45,7 @@ export function LimitsSettings() {
       {loaded && (
         <div className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white">
           {loaded.providers.map((provider) => (
-            <ProviderLimitRow key={provider.id} provider={provider} limit={loaded.limits.get(provider.id) ?? null} onSaved={load} />
+            <ProviderLimitRow key={provider.id} provider={provider} limit={loaded.limits.get(provider.id) ?? null} onSaved={reload} />
           ))}
         </div>
       )}

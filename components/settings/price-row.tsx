@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatPricePerMillion } from "@/lib/client/format-money";
 import { deletePrice, savePrice, type UserPrice } from "@/lib/client/prices-api";
+import { useAction } from "@/lib/client/use-action";
 import { priceText, readPriceFields } from "./price-input";
 import { inputClassName, SettingsButton } from "./settings-controls";
 
@@ -20,8 +21,7 @@ export function PriceRow({ price, startEditing, onChanged }: PriceRowProps) {
   const [editing, setEditing] = useState(startEditing);
   const [input, setInput] = useState(priceText(price.inputPerMTok));
   const [output, setOutput] = useState(priceText(price.outputPerMTok));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -37,28 +37,21 @@ export function PriceRow({ price, startEditing, onChanged }: PriceRowProps) {
       return;
     }
     const { inputPerMTok, outputPerMTok } = fields;
-    setBusy(true);
-    try {
+    await run(async () => {
       await savePrice({ provider: price.provider, model: price.model, inputPerMTok, outputPerMTok });
       setEditing(false);
       onChanged();
-    } catch (reason) {
-      setError(reason instanceof Error ? reason.message : String(reason));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   async function handleRemove() {
-    setBusy(true);
-    setError(null);
-    try {
-      await deletePrice({ provider: price.provider, model: price.model });
-      onChanged();
-    } catch (reason) {
-      setError(reason instanceof Error ? reason.message : String(reason));
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await deletePrice({ provider: price.provider, model: price.model });
+        onChanged();
+      },
+      { keepBusyOnSuccess: true },
+    );
   }
 
   return (

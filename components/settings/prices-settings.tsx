@@ -1,16 +1,16 @@
 "use client";
 
-import { useCallback, useEffect, useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { getModelCatalog } from "@/lib/client/models-api";
 import { formatPricePerMillion } from "@/lib/client/format-money";
-import { listPrices, savePrice, type PriceReference, type UserPrice } from "@/lib/client/prices-api";
+import { listPrices, savePrice, type PriceReference } from "@/lib/client/prices-api";
+import { useAction } from "@/lib/client/use-action";
+import { useLoad } from "@/lib/client/use-load";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { readPriceFields } from "./price-input";
 import { PriceInput, PriceRow } from "./price-row";
 import { inputClassName, SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
-
-type Loaded = { prices: UserPrice[]; reference: PriceReference };
 
 const priceKey = (price: { provider: string; model: string }) => `${price.provider}/${price.model}`;
 
@@ -22,20 +22,10 @@ function formatDate(iso: string): string {
 
 /** Settings -> Prices: the person's prices (edited inline), a row to add one, and the shipped reference. */
 export function PricesSettings() {
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const { data: loaded, error: loadError, reload: load, dismissError } = useLoad(listPrices);
   const [providers, setProviders] = useState<string[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [editingKey, setEditingKey] = useState<string | null>(null);
   const [overrideError, setOverrideError] = useState<{ key: string; message: string } | null>(null);
-
-  const load = useCallback(() => {
-    setLoadError(null);
-    listPrices()
-      .then(setLoaded)
-      .catch((error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)));
-  }, []);
-
-  useEffect(load, [load]);
 
   useEffect(() => {
     getModelCatalog()
@@ -79,7 +69,7 @@ export function PricesSettings() {
       {loadError && (
         <div className="flex flex-col items-start gap-2">
           <div className="self-stretch">
-            <ErrorAlert message={`Could not load the prices: ${loadError}`} onDismiss={() => setLoadError(null)} />
+            <ErrorAlert message={`Could not load the prices: ${loadError}`} onDismiss={dismissError} />
           </div>
           <SettingsButton onClick={load}>Try again</SettingsButton>
         </div>
@@ -194,8 +184,7 @@ function AddPriceRow({ providers, onAdded }: { providers: string[]; onAdded(): v
   const [model, setModel] = useState("");
   const [input, setInput] = useState("");
   const [output, setOutput] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const chosenProvider = provider || providers[0] || "";
 
   async function handleSubmit(event: React.FormEvent) {
@@ -207,18 +196,13 @@ function AddPriceRow({ providers, onAdded }: { providers: string[]; onAdded(): v
       return;
     }
     const { inputPerMTok, outputPerMTok } = fields;
-    setBusy(true);
-    try {
+    await run(async () => {
       await savePrice({ provider: chosenProvider, model: model.trim(), inputPerMTok, outputPerMTok });
       setModel("");
       setInput("");
       setOutput("");
       onAdded();
-    } catch (reason) {
-      setError(reason instanceof Error ? reason.message : String(reason));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

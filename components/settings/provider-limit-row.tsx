@@ -2,6 +2,7 @@
 
 import { useId, useState } from "react";
 import { saveLimit, type ProviderLimit } from "@/lib/client/limits-api";
+import { useAction } from "@/lib/client/use-action";
 import { inputClassName, SettingsButton } from "./settings-controls";
 
 type ProviderLimitRowProps = {
@@ -28,8 +29,7 @@ export function ProviderLimitRow({ provider, limit, onSaved }: ProviderLimitRowP
     requestsPerMinute: text(limit?.requestsPerMinute),
     tokensPerMinute: text(limit?.tokensPerMinute),
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [invalidField, setInvalidField] = useState<Field | null>(null);
   const [saved, setSaved] = useState(false);
 
@@ -53,16 +53,11 @@ export function ProviderLimitRow({ provider, limit, onSaved }: ProviderLimitRowP
       }
       parsed[key] = value;
     }
-    setBusy(true);
-    try {
+    await run(async () => {
       await saveLimit({ provider: provider.id, ...parsed });
       setSaved(true);
       onSaved();
-    } catch (reason) {
-      setError(reason instanceof Error ? reason.message : String(reason));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
