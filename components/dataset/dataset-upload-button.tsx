@@ -7,6 +7,7 @@ import type { LoadedDataset } from "@/lib/client/draft-store";
 import { prepareDatasetUpload } from "@/lib/client/parse-dataset-in-worker";
 import { showToast } from "@/lib/client/toast-store";
 import { pillBaseClassName } from "@/components/toolbar/pill-class-name";
+import { SpinnerIcon, UploadIcon } from "@/components/ui/icons";
 import { describeUploadFailure, describeUploadSuccess, tooManyRowsMessage } from "./describe-upload";
 
 /**
@@ -60,7 +61,7 @@ export function DatasetUploadButton({ onLoaded, onError, disabled = false }: Dat
         inactive ? (busy ? "cursor-wait" : "cursor-not-allowed opacity-60") : "cursor-pointer hover:border-accent hover:bg-white"
       }`}
     >
-      {busy ? <Spinner /> : <UploadIcon />}
+      {busy ? <SpinnerIcon aria-hidden="true" className="size-4 animate-spin" /> : <UploadIcon aria-hidden="true" className="size-4" />}
       {label}
       <input
         id={inputId}
@@ -78,26 +79,5 @@ export function DatasetUploadButton({ onLoaded, onError, disabled = false }: Dat
         }}
       />
     </label>
-  );
-}
-
-function UploadIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
-      <path
-        d="M8 10.5V2.5M4.75 5.75 8 2.5l3.25 3.25M2.5 10.5v2a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1v-2"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
-}
-
-function Spinner() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 animate-spin" fill="none">
-      <circle cx="8" cy="8" r="6" stroke="currentColor" strokeOpacity="0.25" strokeWidth="2" />
-      <path d="M14 8a6 6 0 0 0-6-6" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-    </svg>
   );
 }

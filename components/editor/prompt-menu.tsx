@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import type { PromptItem, PromptType } from "@/lib/client/workbench-types";
+import { ChevronDownIcon } from "@/components/ui/icons";
 
 type PromptMenuProps = {
   prompts: PromptItem[];
@@ -143,9 +144,7 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
         }}
         className="grid size-7 shrink-0 place-items-center rounded-md text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 aria-expanded:bg-zinc-100"
       >
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.75">
-          <path d="m4 6 4 4 4-4" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
+        <ChevronDownIcon aria-hidden="true" className="size-4" strokeWidth="1.75" />
       </button>
 
       {open && (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ClockIcon } from "@/components/ui/icons";
 import { RunHistoryDialog } from "./run-history-dialog";
 
 type RunHistoryButtonProps = {
@@ -28,7 +29,7 @@ export function RunHistoryButton({ promptId, currentRunId, onOpenRun }: RunHisto
         }
         className="inline-flex h-7 items-center gap-1.5 rounded-md px-2 text-xs font-medium text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 disabled:cursor-not-allowed disabled:text-zinc-400 disabled:hover:bg-transparent"
       >
-        <ClockIcon />
+        <ClockIcon aria-hidden="true" className="size-3.5" />
         History
       </button>
       {promptId !== null && (
@@ -41,14 +42,5 @@ export function RunHistoryButton({ promptId, currentRunId, onOpenRun }: RunHisto
         />
       )}
     </>
-  );
-}
-
-function ClockIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.6">
-      <circle cx="8" cy="8" r="6" />
-      <path d="M8 4.8V8l2.2 1.4" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
   );
 }

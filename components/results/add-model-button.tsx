@@ -1,5 +1,7 @@
 "use client";
 
+import { PlusIcon } from "@/components/ui/icons";
+
 type AddModelButtonProps = {
   /** Null when a column may be added; else why not (the button's tooltip). */
   disabledReason: string | null;
@@ -19,9 +21,7 @@ export function AddModelButton({ disabledReason, onClick }: AddModelButtonProps)
       title={disabledReason ?? "Add model"}
       className="grid size-8 place-items-center rounded-lg border border-accent-line bg-accent-soft text-accent-strong hover:border-accent hover:bg-white disabled:cursor-not-allowed disabled:border-zinc-200 disabled:bg-zinc-50 disabled:text-zinc-400"
     >
-      <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.8">
-        <path d="M8 3v10M3 8h10" strokeLinecap="round" />
-      </svg>
+      <PlusIcon aria-hidden="true" className="size-4" />
     </button>
   );
 }

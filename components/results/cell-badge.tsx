@@ -3,6 +3,7 @@
 import { effectiveGrade } from "@/lib/client/column-summary";
 import { gradeColor } from "@/lib/client/grade-color";
 import type { Cell } from "@/lib/client/run-types";
+import { HandIcon } from "@/components/ui/icons";
 import { cellMetric, isGradable } from "./cell-metric";
 import type { GridView } from "./grid-view";
 import { ManualGradeMark, ThumbsButton } from "./thumbs-button";
@@ -86,7 +87,7 @@ export function CellBadge({ cell, view, target, tabIndex, overlayOpen, onToggleO
   const style = { background: colors.background, color: colors.text, borderColor: colors.border };
   const content = (
     <>
-      {byHand && <HandIcon />}
+      {byHand && <HandIcon aria-hidden="true" className="size-3" />}
       {metric.text}
     </>
   );
@@ -156,15 +157,5 @@ function OverlayToggle({
     >
       {children}
     </button>
-  );
-}
-
-/** Marks a grade a person gave, which overrides the grader's. */
-function HandIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3" fill="none" stroke="currentColor" strokeWidth="1.6">
-      <circle cx="8" cy="5" r="2.5" />
-      <path d="M3 14c.6-2.8 2.5-4.2 5-4.2s4.4 1.4 5 4.2" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useDraftStore } from "@/lib/client/draft-store";
 import { ColumnParamsDialog, describeParams } from "@/components/run/column-params-dialog";
+import { CaretDownIcon, CloseIcon, SlidersIcon } from "@/components/ui/icons";
 
 type ModelColumnHeaderProps = {
   /** The draft column's id: its parameters are read from and saved to the draft store. */
@@ -61,7 +62,7 @@ export function ModelColumnHeader({ columnId, position, name, editDisabledReason
           className="-mx-0.5 flex min-w-0 flex-1 items-center gap-1 rounded px-1 py-0.5 text-left enabled:hover:bg-zinc-100 disabled:cursor-default"
         >
           <span className="min-w-0 truncate text-sm font-medium text-zinc-900">{name}</span>
-          {canEdit && <ChevronIcon />}
+          {canEdit && <CaretDownIcon aria-hidden="true" className="size-3 shrink-0 text-zinc-400" />}
         </button>
         <button
           type="button"
@@ -78,7 +79,7 @@ export function ModelColumnHeader({ columnId, position, name, editDisabledReason
               {setCount} set
             </span>
           ) : (
-            <SlidersIcon />
+            <SlidersIcon aria-hidden="true" className="size-3.5 shrink-0" />
           )}
         </button>
         {removable && canEdit && (
@@ -90,9 +91,7 @@ export function ModelColumnHeader({ columnId, position, name, editDisabledReason
             data-testid="remove-column-button"
             className="grid size-6 shrink-0 place-items-center rounded text-zinc-500 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:opacity-100"
           >
-            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
-              <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-            </svg>
+            <CloseIcon aria-hidden="true" className="size-3.5" />
           </button>
         )}
       </div>
@@ -115,29 +114,4 @@ const NO_PARAMS = {};
 
 function lowerFirst(text: string | null): string {
   return text ? text.charAt(0).toLowerCase() + text.slice(1) : "";
-}
-
-function ChevronIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="size-3 shrink-0 text-zinc-400"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
-      <path d="M4.5 6.5 8 10l3.5-3.5" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  );
-}
-
-function SlidersIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5 shrink-0" fill="none" stroke="currentColor" strokeWidth="1.5">
-      <path d="M2.5 4.5h11M2.5 11.5h11" strokeLinecap="round" />
-      <circle cx="6" cy="4.5" r="1.6" fill="white" />
-      <circle cx="10" cy="11.5" r="1.6" fill="white" />
-    </svg>
-  );
 }

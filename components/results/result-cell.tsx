@@ -4,6 +4,7 @@ import { memo, useState } from "react";
 import { useShownCell } from "@/lib/client/run-store";
 import { isCellFinished, type Cell, type CellStatus } from "@/lib/client/run-types";
 import { previewText } from "@/lib/client/format-metrics";
+import { BoltIcon, RerunIcon, WarningIcon } from "@/components/ui/icons";
 import { CellBadge } from "./cell-badge";
 import { describeCell } from "./cell-metric";
 import { CellSkeleton } from "./cell-skeleton";
@@ -153,7 +154,7 @@ export const ResultCell = memo(function ResultCell({
             }}
             className="absolute top-1.5 right-1.5 grid size-7 place-items-center rounded-md border border-zinc-200 bg-white text-zinc-600 opacity-0 shadow-sm group-focus-within/cell:opacity-100 group-hover/cell:opacity-100 hover:border-accent hover:text-accent-strong focus-visible:opacity-100 disabled:opacity-100"
           >
-            <RerunIcon spinning={actions.pending === "rerun"} />
+            <RerunIcon aria-hidden="true" className={`size-3.5 ${actions.pending === "rerun" ? "motion-safe:animate-spin" : ""}`} />
           </button>
         )}
       </div>
@@ -256,24 +257,6 @@ function CellStatusLine({ cell }: { cell: Cell }) {
   );
 }
 
-function RerunIcon({ spinning }: { spinning: boolean }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className={`size-3.5 ${spinning ? "motion-safe:animate-spin" : ""}`}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d="M13 8a5 5 0 1 1-1.5-3.6" />
-      <path d="M13 2.5v3h-3" />
-    </svg>
-  );
-}
-
 /** A small bolt: this answer was served from the response cache, not a new call. */
 function CachedMark() {
   return (
@@ -283,9 +266,7 @@ function CachedMark() {
       title="Answered from cache: no new call was made"
       className="inline-flex h-4 shrink-0 items-center gap-0.5 rounded border border-accent-line bg-accent-soft px-1 text-[10px] font-medium text-accent-strong"
     >
-      <svg aria-hidden="true" viewBox="0 0 16 16" className="size-2.5" fill="currentColor">
-        <path d="M9.5 1 3 9h4l-1 6 6.5-8h-4z" />
-      </svg>
+      <BoltIcon aria-hidden="true" className="size-2.5" />
       cached
     </span>
   );
@@ -295,10 +276,7 @@ function CachedMark() {
 function WarningMark({ warnings }: { warnings: string[] }) {
   return (
     <span title={warnings.join("\n")} aria-hidden="true" className="inline-flex shrink-0 text-amber-600" data-testid="cell-warning">
-      <svg viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.6">
-        <path d="M8 2.2 14.5 13.5h-13z" strokeLinejoin="round" />
-        <path d="M8 6.5v3.2M8 11.6v.1" strokeLinecap="round" />
-      </svg>
+      <WarningIcon className="size-3.5" />
     </span>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ThumbUpIcon } from "@/components/ui/icons";
 import { describeManualGrade } from "./cell-metric";
 
 type ThumbsButtonProps = {
@@ -71,19 +72,11 @@ export function ManualGradeMark({ manualGrade }: { manualGrade: number }) {
 
 function ThumbIcon({ down, muted }: { down: boolean; muted: boolean }) {
   return (
-    <svg
+    <ThumbUpIcon
       aria-hidden="true"
-      viewBox="0 0 24 24"
       className={`size-3.5 ${down ? "rotate-180" : ""}`}
       fill={muted ? "none" : "currentColor"}
       fillOpacity={muted ? undefined : 0.2}
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d="M7 10v12" />
-      <path d="M15 5.88 14 10h5.83a2 2 0 0 1 1.92 2.56l-2.33 8A2 2 0 0 1 17.5 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.76a2 2 0 0 0 1.79-1.11L12 2a3.13 3.13 0 0 1 3 3.88Z" />
-    </svg>
+    />
   );
 }

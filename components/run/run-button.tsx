@@ -1,3 +1,5 @@
+import { SpinnerIcon } from "@/components/ui/icons";
+
 type RunButtonProps = {
   onRun(): void;
   disabled: boolean;
@@ -20,12 +22,7 @@ export function RunButton({ onRun, disabled, running, disabledReason }: RunButto
       data-testid="run-button"
       className="inline-flex h-9 items-center gap-2 rounded-lg bg-accent-strong pr-2.5 pl-4 text-sm font-semibold text-white shadow-sm hover:bg-accent-stronger disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-600 disabled:shadow-none"
     >
-      {running && (
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 animate-spin" data-testid="run-spinner">
-          <circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" strokeOpacity="0.3" strokeWidth="2" />
-          <path d="M14 8a6 6 0 0 0-6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
-      )}
+      {running && <SpinnerIcon aria-hidden="true" className="size-4 animate-spin" data-testid="run-spinner" trackOpacity={0.3} />}
       {running ? "Running" : "Run"}
       <kbd aria-hidden="true" className="rounded bg-white/20 px-1.5 py-0.5 font-sans text-[11px] font-medium">
         Ctrl ↵

@@ -5,6 +5,7 @@ import { formatTokenCount } from "@/lib/client/format-metrics";
 import { formatUsd } from "@/lib/client/format-money";
 import { estimateRun, type ModelEstimate, type RunEstimate } from "@/lib/client/estimate-api";
 import type { CreateRunInput } from "@/lib/client/run-types";
+import { ChevronDownIcon, PlanIcon } from "@/components/ui/icons";
 
 /** Typing pauses shorter than this don't ask the server for a new plan. */
 const PLAN_DEBOUNCE_MS = 400;
@@ -64,7 +65,7 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
   return (
     <div className="flex min-w-0 flex-col gap-1.5" data-testid="run-plan" aria-busy={state.kind === "loading"}>
       <div className="flex min-w-0 items-start gap-2">
-        <PlanIcon />
+        <PlanIcon aria-hidden="true" className="mt-[3px] size-3.5 shrink-0 text-zinc-500" />
         <p
           aria-live="polite"
           className={`min-w-0 flex-1 text-sm leading-5 tabular-nums ${state.kind === "loading" ? "text-zinc-500" : "text-zinc-800"}`}
@@ -88,16 +89,7 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
             className="-my-0.5 inline-flex h-6 shrink-0 items-center gap-1 rounded px-1.5 text-xs font-medium text-accent-strong hover:bg-accent-soft"
           >
             {expanded ? "Hide details" : "Details"}
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 16 16"
-              className={`size-3 ${expanded ? "rotate-180" : ""}`}
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.8"
-            >
-              <path d="M4 6l4 4 4-4" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+            <ChevronDownIcon aria-hidden="true" className={`size-3 ${expanded ? "rotate-180" : ""}`} />
           </button>
         )}
       </div>
@@ -172,20 +164,4 @@ function summarizeCost(plan: RunEstimate): string {
 function describeModel(model: ModelEstimate): string {
   const cost = model.costUsd === null ? "cost unknown" : `est. ${formatUsd(model.costUsd)}`;
   return `${model.provider} / ${model.model}: ${model.cells} cells · ~${formatTokenCount(model.inputTokens)} input tokens · ${cost}`;
-}
-
-function PlanIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-[3px] size-3.5 shrink-0 text-zinc-500"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.5"
-    >
-      <circle cx="8" cy="8" r="6" />
-      <path d="M8 4.5v3.7l2.3 1.4" strokeLinecap="round" />
-    </svg>
-  );
 }

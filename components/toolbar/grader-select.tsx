@@ -1,6 +1,7 @@
 "use client";
 
 import type { PromptItem } from "@/lib/client/workbench-types";
+import { FlaskIcon, SelectChevronIcon } from "@/components/ui/icons";
 import { pillClassName } from "./pill-class-name";
 
 type GraderSelectProps = {
@@ -18,7 +19,12 @@ export function GraderSelect({ graders, value, disabled = false, onChange }: Gra
   const selected = graders.find((grader) => grader.id === value) ?? null;
   return (
     <span className="relative inline-flex shrink-0">
-      <FlaskIcon filled={selected !== null} />
+      {/* Outlined when no grader is chosen, filled when one is. */}
+      <FlaskIcon
+        filled={selected !== null}
+        aria-hidden="true"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-accent-strong"
+      />
       <select
         data-testid="grader-select"
         aria-label="Grader"
@@ -35,37 +41,10 @@ export function GraderSelect({ graders, value, disabled = false, onChange }: Gra
           </option>
         ))}
       </select>
-      <svg
+      <SelectChevronIcon
         aria-hidden="true"
-        viewBox="0 0 16 16"
         className="pointer-events-none absolute top-1/2 right-3 size-3.5 -translate-y-1/2 text-accent-strong"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-      >
-        <path d="m4.5 6.25 3.5 3.5 3.5-3.5" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      />
     </span>
-  );
-}
-
-/** Outlined when no grader is chosen, filled when one is. */
-function FlaskIcon({ filled }: { filled: boolean }) {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-accent-strong"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.5"
-    >
-      <path d="M6.25 2h3.5M6.75 2v4.1L3.2 12.3A1.1 1.1 0 0 0 4.15 14h7.7a1.1 1.1 0 0 0 .95-1.7L9.25 6.1V2" strokeLinejoin="round" />
-      {filled ? (
-        <path d="M4.6 10.5h6.8l1.4 1.8a1.1 1.1 0 0 1-.95 1.7h-7.7a1.1 1.1 0 0 1-.95-1.7Z" fill="currentColor" stroke="none" />
-      ) : (
-        <path d="M5 10.5h6" strokeLinecap="round" />
-      )}
-    </svg>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { METRIC_VIEWS, type MetricView } from "@/lib/client/workbench-types";
+import { ChartIcon } from "@/components/ui/icons";
 import { pillClassName } from "./pill-class-name";
 
 const LABELS: Record<MetricView, string> = { grade: "Grade", tokens: "Tokens", cost: "Cost", latency: "Latency" };
@@ -18,7 +19,7 @@ export function MetricPill({ metric, onChange }: MetricPillProps) {
       onClick={() => onChange(next)}
       className={pillClassName}
     >
-      <ChartIcon />
+      <ChartIcon aria-hidden="true" className="size-4" />
       {/* Every label sits in one grid cell, so the pill keeps the widest label's width and the
           labels cross-fade in 150 ms instead of the pill jumping in size. */}
       <span aria-hidden="true" className="inline-grid">
@@ -34,13 +35,5 @@ export function MetricPill({ metric, onChange }: MetricPillProps) {
         ))}
       </span>
     </button>
-  );
-}
-
-function ChartIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
-      <path d="M2.5 13.5h11M4.5 11V8M8 11V4.5M11.5 11V6.5" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -1,3 +1,5 @@
+import { CloseIcon } from "./icons";
+
 type ErrorAlertProps = { message: string | null; onDismiss(): void };
 
 /** An error the person should read now, announced by screen readers, with a way to dismiss it. */
@@ -12,9 +14,7 @@ export function ErrorAlert({ message, onDismiss }: ErrorAlertProps) {
         aria-label="Dismiss error"
         className="-mr-1 grid size-6 shrink-0 place-items-center rounded text-red-700 hover:bg-red-100"
       >
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
-          <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-        </svg>
+        <CloseIcon aria-hidden="true" className="size-3.5" />
       </button>
     </div>
   );

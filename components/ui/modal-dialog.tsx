@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
+import { CloseIcon } from "./icons";
 
 type ModalDialogProps = {
   open: boolean;
@@ -131,9 +132,7 @@ export function ModalDialog({ open, onClose, title, children, size = "sm", foote
             aria-label="Close"
             className="absolute top-3 right-3 inline-flex size-8 items-center justify-center rounded-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
           >
-            <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4" fill="none" stroke="currentColor" strokeWidth="1.6">
-              <path d="m4 4 8 8M12 4l-8 8" strokeLinecap="round" />
-            </svg>
+            <CloseIcon aria-hidden="true" className="size-4" strokeWidth="1.6" />
           </button>
         </div>
       )}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useRef } from "react";
+import { CloseIcon } from "./icons";
 import { keepTabInDialog, useModalOpen } from "./modal-dialog";
 
 type PanelDialogProps = {
@@ -81,9 +82,7 @@ export function PanelDialog({
           onClick={() => dialogRef.current?.close()}
           className="grid size-7 shrink-0 place-items-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
         >
-          <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
-            <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-          </svg>
+          <CloseIcon aria-hidden="true" className="size-3.5" />
         </button>
       </div>
       {children}

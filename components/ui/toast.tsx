@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { TOAST_DURATION_MS, useToastStore, type Toast } from "@/lib/client/toast-store";
+import { CheckCircleIcon, CloseIcon, ErrorCircleIcon } from "./icons";
 
 /**
  * The stack of notices at the bottom-right; mount once per page. Each leaves after 3 s, and
@@ -51,7 +52,11 @@ function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
         isError ? "border-red-200 text-red-900" : "border-accent-line text-zinc-800"
       }`}
     >
-      {isError ? <ErrorIcon /> : <CheckIcon />}
+      {isError ? (
+        <ErrorCircleIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-red-600" />
+      ) : (
+        <CheckCircleIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-emerald-600" />
+      )}
       <p className="min-w-0 flex-1 py-0.5 break-words whitespace-pre-line">{toast.message}</p>
       <button
         type="button"
@@ -59,42 +64,8 @@ function ToastCard({ toast, onDismiss }: { toast: Toast; onDismiss(): void }) {
         aria-label={isError ? "Dismiss error" : "Dismiss notification"}
         className="grid size-6 shrink-0 place-items-center rounded text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-accent-strong"
       >
-        <svg aria-hidden="true" viewBox="0 0 16 16" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="1.8">
-          <path d="M4 4l8 8M12 4l-8 8" strokeLinecap="round" />
-        </svg>
+        <CloseIcon aria-hidden="true" className="size-3.5" />
       </button>
     </div>
-  );
-}
-
-function CheckIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-0.5 size-4 shrink-0 text-emerald-600"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
-      <circle cx="8" cy="8" r="6.25" />
-      <path d="M5.5 8.2l1.7 1.7 3.3-3.6" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  );
-}
-
-function ErrorIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-0.5 size-4 shrink-0 text-red-600"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-    >
-      <circle cx="8" cy="8" r="6.25" />
-      <path d="M8 4.75v3.75M8 11v.25" strokeLinecap="round" />
-    </svg>
   );
 }
