@@ -7,6 +7,7 @@ import { ErrorAlert } from "@/components/ui/error-alert";
 import { hasKeySettings } from "./provider-key-hints";
 import { ProviderKeyRow } from "./provider-key-row";
 import { SettingsButton } from "./settings-controls";
+import { LockIcon } from "@/components/ui/icons";
 
 type Loaded = { providers: KeyProvider[]; keys: Map<string, ProviderKeySummary> };
 
@@ -50,7 +51,7 @@ export function KeysSettings() {
       </div>
 
       <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
-        <LockIcon />
+        <LockIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-strong" />
         <p>
           Keys are encrypted at rest with AES-256-GCM and are never shown again: after saving, only their last four characters are. The
           server uses them for your runs; a key set in the server&apos;s <code className="font-mono text-[13px]">.env</code> applies when
@@ -81,21 +82,5 @@ export function KeysSettings() {
         </div>
       )}
     </div>
-  );
-}
-
-function LockIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-0.5 size-4 shrink-0 text-accent-strong"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-    >
-      <rect x="3" y="7" width="10" height="7" rx="1.5" />
-      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" strokeLinecap="round" />
-    </svg>
   );
 }

@@ -8,6 +8,7 @@ import { ClearCacheSection } from "./clear-cache-section";
 import { ProviderLimitRow } from "./provider-limit-row";
 import { SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
+import { GaugeIcon } from "@/components/ui/icons";
 
 type Loaded = { providers: CatalogProvider[]; limits: Map<string, ProviderLimit> };
 
@@ -25,7 +26,7 @@ export function LimitsSettings() {
       <SettingsPageHeading title="Rate limits" />
 
       <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
-        <GaugeIcon />
+        <GaugeIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-strong" />
         <p>
           Runs call each provider at most this hard, across all your runs. Leave a field empty for no limit. When a provider answers 429,
           Parallaxr lowers its concurrency for a while and says so here.
@@ -52,21 +53,5 @@ export function LimitsSettings() {
 
       <ClearCacheSection />
     </div>
-  );
-}
-
-function GaugeIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-0.5 size-4 shrink-0 text-accent-strong"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-    >
-      <path d="M2.5 11a5.5 5.5 0 1 1 11 0" strokeLinecap="round" />
-      <path d="M8 11l2.5-3" strokeLinecap="round" />
-    </svg>
   );
 }

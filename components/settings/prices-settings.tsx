@@ -11,6 +11,7 @@ import { readPriceFields } from "./price-input";
 import { PriceInput, PriceRow } from "./price-row";
 import { inputClassName, SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
+import { TagIcon } from "@/components/ui/icons";
 
 const priceKey = (price: { provider: string; model: string }) => `${price.provider}/${price.model}`;
 
@@ -59,7 +60,7 @@ export function PricesSettings() {
       <SettingsPageHeading title="Prices" />
 
       <div className="flex items-start gap-3 rounded-lg border border-accent-line bg-accent-soft px-4 py-3 text-sm text-zinc-700">
-        <TagIcon />
+        <TagIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-strong" />
         <p>
           Costs and run estimates use these prices, in dollars per million tokens. A price of yours wins over the reference list below; a
           model with neither is shown as unpriced, never as free.
@@ -254,21 +255,5 @@ function AddPriceRow({ providers, onAdded }: { providers: string[]; onAdded(): v
         </p>
       )}
     </form>
-  );
-}
-
-function TagIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 16 16"
-      className="mt-0.5 size-4 shrink-0 text-accent-strong"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-    >
-      <path d="M2.5 2.5h5l6 6-5 5-6-6z" strokeLinejoin="round" />
-      <circle cx="5.5" cy="5.5" r="1" fill="currentColor" />
-    </svg>
   );
 }

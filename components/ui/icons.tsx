@@ -2,7 +2,6 @@
 // currentColor. Each takes className, aria-* and any other svg attribute, which win over the
 // icon's defaults (a call site sets its own strokeWidth where it draws thinner or bolder). No icon
 // sets aria-hidden, role or title itself: the call site says whether the icon is decoration.
-// The settings icons (lock, gauge, tag) are still inline in components/settings/*.
 import type { SVGProps } from "react";
 
 /** What an icon takes: any svg attribute but its viewBox and its drawing. */
@@ -195,6 +194,36 @@ export function ErrorCircleIcon(props: IconProps) {
     <svg viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.8" {...props}>
       <circle cx="8" cy="8" r="6.25" />
       <path d="M8 4.75v3.75M8 11v.25" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** A padlock: keys are sealed. */
+export function LockIcon(props: IconProps) {
+  return (
+    <svg viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6" {...props}>
+      <rect x="3" y="7" width="10" height="7" rx="1.5" />
+      <path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** A gauge: limits on calls. */
+export function GaugeIcon(props: IconProps) {
+  return (
+    <svg viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6" {...props}>
+      <path d="M2.5 11a5.5 5.5 0 1 1 11 0" strokeLinecap="round" />
+      <path d="M8 11l2.5-3" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** A price tag: prices. */
+export function TagIcon(props: IconProps) {
+  return (
+    <svg viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth="1.6" {...props}>
+      <path d="M2.5 2.5h5l6 6-5 5-6-6z" strokeLinejoin="round" />
+      <circle cx="5.5" cy="5.5" r="1" fill="currentColor" />
     </svg>
   );
 }
