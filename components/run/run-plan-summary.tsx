@@ -157,7 +157,6 @@ function summarizeWork(plan: RunEstimate): string {
 
 /** "est. $0.0012", or "at least $0.0012" when some model's cost is unknown. */
 function summarizeCost(plan: RunEstimate): string {
-  if (plan.totalCostUsd === null) return "cost unknown";
   return plan.totalIsLowerBound ? `at least ${formatUsd(plan.totalCostUsd)}` : `est. ${formatUsd(plan.totalCostUsd)}`;
 }
 
