@@ -51,7 +51,9 @@ create table dataset_rows (
   unique (dataset_id, row_index)
 );
 
--- The user's model registry: what the column picker offers.
+-- The user's model registry: what the column picker offers. Nothing reads it yet: it is kept for
+-- the run kinds to come (matrix runs' models.txt, eval configs' model names, image models in batch
+-- runs), which record the models a user names and their context windows here.
 create table models (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid(),
@@ -65,7 +67,8 @@ create table models (
   unique (user_id, provider, model)
 );
 
--- One table for runs of every kind; kind-specific settings live in config.
+-- One table for runs of every kind; kind-specific settings live in config. Only 'workbench' runs
+-- exist so far; 'experiment', 'eval', 'matrix' and 'batch' are the run kinds being built next.
 create table runs (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid(),
@@ -232,7 +235,8 @@ create table api_tokens (
   revoked_at timestamptz
 );
 
--- YAML eval suites (specs/eval-config.md) kept for the /evals page.
+-- YAML eval suites (specs/eval-config.md) kept for the /evals page. Nothing reads it yet: the eval
+-- suites issue stores the configs a user saves on /evals here.
 create table eval_suites (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid(),
