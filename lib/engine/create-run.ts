@@ -11,6 +11,7 @@ import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
 import { analyzeRunCells } from "@/lib/db/runs/analyze-run-cells";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
+import { failPlannedRun } from "@/lib/db/runs/fail-planned-run";
 import { getChangeCursor } from "@/lib/db/runs/get-change-cursor";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
@@ -329,10 +330,10 @@ async function readBack(
 async function failPlanning(db: Database, userId: string, runId: string, error: unknown): Promise<void> {
   const reason = error instanceof Error ? error.message : String(error);
   await asUser(db, userId, (tx) =>
-    tx.query("update runs set status = 'failed', error = $2, finished_at = now() where id = $1 and status = 'planned'", [
+    failPlannedRun(tx, {
       runId,
-      `Planning failed before all of this run's cells were created (${reason}). Nothing of it ran; create the run again.`,
-    ]),
+      error: `Planning failed before all of this run's cells were created (${reason}). Nothing of it ran; create the run again.`,
+    }),
   );
   await cancelAllOpenCells(db, { runId, userId });
 }
