@@ -3,6 +3,7 @@ import { claimCells, type ClaimedCell } from "@/lib/db/cells/claim-cells";
 import { expireAllLeases, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
+import { pingDatabase } from "@/lib/db/ping-database";
 import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
@@ -239,7 +240,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         }
       }
       if (refusal === null) continue;
-      const answers = await db.query("select 1").then(
+      const answers = await pingDatabase(db).then(
         () => true,
         () => false,
       );
