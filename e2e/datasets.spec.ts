@@ -112,6 +112,22 @@ test.describe("datasets", () => {
     expect(datasets.map((dataset) => dataset.name)).not.toContain("broken-cities.csv");
   });
 
+  test("a semicolon-separated CSV (a European spreadsheet export) is read, and the toast says so", async ({ page }) => {
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Compare {{a}} with {{b}}." });
+    const name = `${uniqueName("excel").replaceAll(" ", "-")}.csv`;
+    await workbench.uploadInput.setInputFiles(csvFile(name, 'a;b\n"1,5";2\n"2,25";3\n'));
+    const toast = page.getByTestId("toast").filter({ hasText: name });
+    await expect(toast).toHaveAttribute("data-kind", "success");
+    await expect(toast).toHaveText(`Loaded ${name}: 2 rows, 2 columns, separated by semicolons`);
+    await saveScreenshot(page, "upload-semicolon-toast");
+    await expect(page.getByTestId("dataset-summary")).toContainText("Columns: a, b");
+    await page.getByRole("button", { name: `Preview ${name}` }).click();
+    const table = page.getByTestId("dataset-preview-dialog").getByRole("table");
+    await expect(table.getByRole("row").nth(1)).toContainText("1,5");
+    await expect(table.getByRole("row").nth(2)).toContainText("2,25");
+  });
+
   test("a JSON upload works and stays the active dataset after a reload", async ({ page }) => {
     const workbench = new WorkbenchPage(page);
     await openFreshWorkbench(page, { text: "Describe {{city}} in {{country}}.", rows: [{ city: "Oslo", country: "Norway" }] });

@@ -37,11 +37,11 @@ export function DatasetUploadButton({ onLoaded, onError, disabled = false }: Dat
     setBusy(true);
     try {
       // Parsed, and the upload body written, in a worker: the page only sends it.
-      const { headers, rowCount, rows, body } = await prepareDatasetUpload(file, { keepRows: ROWS_KEPT_IN_PAGE });
+      const { headers, rowCount, rows, body, delimiter } = await prepareDatasetUpload(file, { keepRows: ROWS_KEPT_IN_PAGE });
       if (body === null) throw new Error(tooManyRowsMessage(file.name, rowCount));
       const stored = await uploadDatasetBlob(body);
       onLoaded({ id: stored.id, name: stored.name, headers, rowCount: stored.rowCount, rows });
-      showToast({ kind: "success", message: describeUploadSuccess(stored.name, stored.rowCount, headers.length) });
+      showToast({ kind: "success", message: describeUploadSuccess(stored.name, stored.rowCount, headers.length, delimiter) });
     } catch (error) {
       const message = describeUploadFailure(file.name, error, error instanceof ApiError);
       showToast({ kind: "error", message });

@@ -1,11 +1,15 @@
-import { DatasetParseError } from "@/lib/formats/parse-dataset";
+import { DatasetParseError, delimiterNames, type CsvDelimiter } from "@/lib/formats/parse-dataset";
 import { MAX_DATASET_ROWS } from "@/lib/client/datasets-api";
 
-/** "Loaded cities.csv: 24 rows, 3 columns". */
-export function describeUploadSuccess(name: string, rowCount: number, columnCount: number): string {
+/**
+ * "Loaded cities.csv: 24 rows, 3 columns", and for a CSV file read with another delimiter than
+ * the comma, which one (", separated by semicolons"), so a person can tell the file was understood.
+ */
+export function describeUploadSuccess(name: string, rowCount: number, columnCount: number, delimiter: CsvDelimiter | null = null): string {
   const rows = rowCount === 1 ? "1 row" : `${rowCount.toLocaleString("en")} rows`;
   const columns = columnCount === 1 ? "1 column" : `${columnCount.toLocaleString("en")} columns`;
-  return `Loaded ${name}: ${rows}, ${columns}`;
+  const separated = delimiter && delimiter !== "," ? `, separated by ${delimiterNames[delimiter].many}` : "";
+  return `Loaded ${name}: ${rows}, ${columns}${separated}`;
 }
 
 /** The message for a file with more rows than a dataset may hold. */

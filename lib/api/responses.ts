@@ -154,6 +154,12 @@ export const datasetItemSchema = z.strictObject({
   createdAt: isoDate,
 });
 
+/** POST /api/v1/datasets: the dataset, and whether the same content was stored already (then nothing new was). */
+export const datasetUploadSchema = datasetItemSchema.extend({ alreadyStored: z.boolean() });
+
+/** DELETE /api/v1/datasets/{id}: keptForRuns when runs used it, so its rows stay for their history. */
+export const datasetDeletionSchema = z.strictObject({ deleted: z.literal(true), keptForRuns: z.boolean() });
+
 /** A stored dataset with its first rows, as GET /api/v1/datasets/{id} answers. */
 export const datasetWithRowsSchema = datasetItemSchema.extend({ rows: z.array(z.record(z.string(), z.string())) });
 
@@ -333,6 +339,10 @@ export type PriceReference = z.infer<typeof priceReferenceSchema>;
 export type DatasetItem = z.infer<typeof datasetItemSchema>;
 /** A stored dataset with its first rows. */
 export type DatasetWithRows = z.infer<typeof datasetWithRowsSchema>;
+/** What an upload answers. */
+export type DatasetUploadResult = z.infer<typeof datasetUploadSchema>;
+/** What deleting a dataset answers. */
+export type DatasetDeletionResult = z.infer<typeof datasetDeletionSchema>;
 /** A stored prompt. */
 export type Prompt = z.infer<typeof promptSchema>;
 /** The text of one prompt version. */

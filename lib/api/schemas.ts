@@ -161,6 +161,11 @@ export const createDatasetSchema = envelope({
     .optional(),
 });
 
+/** Body of PATCH /api/v1/datasets/{id}: the new name. */
+export const renameDatasetSchema = envelope({
+  name: z.string().trim().min(1, "a dataset needs a name").max(200),
+});
+
 /** Body of PUT /api/v1/keys/{provider}: the key is write-only; answers show its last four. */
 export const saveProviderKeySchema = envelope({
   apiKey: z.string().trim().min(8, "this is too short to be an API key (8 characters at least)").max(4096).optional(),
@@ -262,6 +267,8 @@ export type CreatePromptRequest = z.input<typeof createPromptSchema>;
 export type UpdatePromptRequest = z.input<typeof updatePromptSchema>;
 /** Body of POST /api/v1/datasets as sent. */
 export type CreateDatasetRequest = z.input<typeof createDatasetSchema>;
+/** Body of PATCH /api/v1/datasets/{id} as sent. */
+export type RenameDatasetRequest = z.input<typeof renameDatasetSchema>;
 /** Body of PUT /api/v1/keys/{provider} as sent. */
 export type SaveProviderKeyRequest = z.input<typeof saveProviderKeySchema>;
 /** Body of POST /api/v1/keys/{provider}/test as sent. */

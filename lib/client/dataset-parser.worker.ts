@@ -18,7 +18,7 @@ const scope = self as unknown as {
 scope.onmessage = async (event) => {
   const { file, name, upload } = event.data;
   try {
-    const { headers, rows } = parseDatasetText(await file.text(), name);
+    const { headers, rows, delimiter } = parseDatasetText(await file.text(), name);
     const sent = upload ? rows.slice(0, upload.keepRows) : rows;
     for (const slice of sliceRows(sent, ROWS_PER_MESSAGE)) scope.postMessage({ type: "rows", rows: slice });
     if (!upload) {
@@ -27,7 +27,7 @@ scope.onmessage = async (event) => {
     }
     // A Blob crosses to the page as a handle; its bytes are not copied on the page's thread.
     const body = rows.length > MAX_DATASET_ROWS ? null : await datasetUploadBlob({ name, headers, rows });
-    scope.postMessage({ type: "prepared", headers, rowCount: rows.length, body });
+    scope.postMessage({ type: "prepared", headers, rowCount: rows.length, body, delimiter: delimiter ?? null });
   } catch (error) {
     scope.postMessage({ type: "failed", failure: toWorkerFailure(error, name) });
   }

@@ -1,14 +1,17 @@
 // Parses an uploaded dataset file off the main thread. The parser is lib/formats/parse-dataset.ts
 // either way; its DatasetParseError (file, row and fix) reaches the caller unchanged.
-import { parseDatasetText, type ParsedDataset } from "@/lib/formats/parse-dataset";
+import { parseDatasetText, type CsvDelimiter, type ParsedDataset } from "@/lib/formats/parse-dataset";
 import { MAX_DATASET_ROWS, datasetUploadBlob } from "./datasets-api";
 import { describeReadFailure, fromWorkerFailure, type ParseRequest, type ParseResponse } from "./dataset-worker-messages";
 
 /** Page to worker: parse, and with `upload` also write the POST body and send back only the first rows. */
 export type UploadRequest = ParseRequest & { upload?: { keepRows: number } };
 
-/** Worker to page, after the rows of an upload request: the sizes and the body (null when over the cap). */
-export type UploadResponse = { type: "prepared"; headers: string[]; rowCount: number; body: Blob | null };
+/**
+ * Worker to page, after the rows of an upload request: the sizes, the body (null when over the
+ * cap) and a CSV file's delimiter (null for JSON).
+ */
+export type UploadResponse = { type: "prepared"; headers: string[]; rowCount: number; body: Blob | null; delimiter: CsvDelimiter | null };
 
 /** A file ready to store: its columns, row count, first rows and the POST body. */
 export type PreparedUpload = {
@@ -18,6 +21,8 @@ export type PreparedUpload = {
   rows: Record<string, string>[];
   /** The body of POST /api/v1/datasets; null when the file has more rows than a dataset may hold. */
   body: Blob | null;
+  /** The delimiter a CSV file was read with (null for JSON), for the upload's message. */
+  delimiter: CsvDelimiter | null;
 };
 
 /**
@@ -39,9 +44,9 @@ export async function parseDatasetFile(file: File): Promise<ParsedDataset> {
 export async function prepareDatasetUpload(file: File, { keepRows }: { keepRows: number }): Promise<PreparedUpload> {
   const answer = await inWorker(file, { keepRows });
   if (answer !== null && answer.prepared) return { ...answer.prepared, rows: answer.rows };
-  const { headers, rows } = await parseOnMainThread(file);
+  const { headers, rows, delimiter } = await parseOnMainThread(file);
   const body = rows.length > MAX_DATASET_ROWS ? null : await datasetUploadBlob({ name: file.name, headers, rows });
-  return { headers, rowCount: rows.length, rows: rows.slice(0, keepRows), body };
+  return { headers, rowCount: rows.length, rows: rows.slice(0, keepRows), body, delimiter: delimiter ?? null };
 }
 
 type WorkerAnswer = { headers: string[]; rows: Record<string, string>[]; prepared: Omit<UploadResponse, "type"> | null };
@@ -72,8 +77,8 @@ function inWorker(file: File, upload: UploadRequest["upload"]): Promise<WorkerAn
       worker.terminate();
       if (message.type === "done") resolve({ headers: message.headers, rows, prepared: null });
       else if (message.type === "prepared") {
-        const { headers, rowCount, body } = message;
-        resolve({ headers, rows, prepared: { headers, rowCount, body } });
+        const { headers, rowCount, body, delimiter } = message;
+        resolve({ headers, rows, prepared: { headers, rowCount, body, delimiter } });
       } else reject(fromWorkerFailure(message.failure));
     };
     // An error event (not a "failed" message) means the worker itself did not run: its script

@@ -6,18 +6,25 @@
 // papaparse stays a test oracle only (a devDependency); the experiments runner's CSV must match
 // Python's csv module line for line, which this reader's line-numbered errors serve better.
 import { DatasetParseError } from "./dataset-parse-error";
+import { delimiterNames, detectCsvDelimiter, type CsvDelimiter } from "./detect-csv-delimiter";
 import { rowBuilder, type ParsedDataset } from "./parsed-dataset";
 
-const COMMA = 44;
 const QUOTE = 34;
 const LF = 10;
 const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 
-/** Reads CSV text (the BOM already removed) into a dataset; the first record is the header. */
-export function parseCsv(text: string, file: string): ParsedDataset {
-  const reader = new CsvRecordReader(text, file);
+/**
+ * Reads CSV text (the BOM already removed) into a dataset; the first record is the header. The
+ * delimiter is the header's (detect-csv-delimiter.ts) unless one is given, and is answered.
+ */
+export function parseCsv(
+  text: string,
+  file: string,
+  { delimiter = detectCsvDelimiter(text) }: { delimiter?: CsvDelimiter } = {},
+): ParsedDataset & { delimiter: CsvDelimiter } {
+  const reader = new CsvRecordReader(text, file, delimiter);
   const headerFields = reader.next();
   if (headerFields === null) {
     throw new DatasetParseError({
@@ -27,7 +34,7 @@ export function parseCsv(text: string, file: string): ParsedDataset {
       hint: "Add a header row with the column names, then one row per example.",
     });
   }
-  const headers = checkedHeaders(headerFields, file, reader.recordLine);
+  const headers = checkedHeaders(headerFields, file, reader.recordLine, delimiter);
   const makeRow = rowBuilder(headers);
   const rows: Record<string, string>[] = [];
   for (let fields = reader.next(); fields !== null; fields = reader.next()) {
@@ -36,15 +43,15 @@ export function parseCsv(text: string, file: string): ParsedDataset {
         file,
         row: reader.recordLine,
         problem: `row has ${fields.length} fields but the header has ${headers.length}.`,
-        hint: "Quote values that contain commas.",
+        hint: `Quote values that contain ${delimiterNames[delimiter].many}.`,
       });
     }
     rows.push(makeRow(fields));
   }
-  return { headers, rows };
+  return { headers, rows, delimiter };
 }
 
-function checkedHeaders(fields: string[], file: string, line: number): string[] {
+function checkedHeaders(fields: string[], file: string, line: number, delimiter: CsvDelimiter): string[] {
   const headers = fields.map((field) => field.trim());
   const firstColumn = new Map<string, number>();
   headers.forEach((name, index) => {
@@ -53,7 +60,7 @@ function checkedHeaders(fields: string[], file: string, line: number): string[] 
         file,
         row: line,
         problem: `column ${index + 1} of the header has no name.`,
-        hint: "Give every column a name in the first row (remove a trailing comma if there is one).",
+        hint: `Give every column a name in the first row (remove a trailing ${delimiterNames[delimiter].one} if there is one).`,
       });
     }
     const earlier = firstColumn.get(name);
@@ -79,16 +86,21 @@ class CsvRecordReader {
   recordLine = 0;
   private index = 0;
   private line = 1;
+  private readonly delimiter: number;
 
   constructor(
     private readonly text: string,
     private readonly file: string,
-  ) {}
+    delimiter: CsvDelimiter,
+  ) {
+    this.delimiter = delimiter.charCodeAt(0);
+  }
 
   /** The fields of the next record, or null at the end of the text. */
   next(): string[] | null {
     const text = this.text;
     const length = text.length;
+    const delimiter = this.delimiter;
     let index = this.index;
 
     while (index < length) {
@@ -129,10 +141,15 @@ class CsvRecordReader {
           break;
         }
         this.line += countLineBreaks(value);
-        // Tolerate spaces between a closing quote and the comma, as spreadsheet tools do.
-        while (index < length && (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)) index++;
+        // Tolerate spaces between a closing quote and the delimiter, as spreadsheet tools do.
+        while (
+          index < length &&
+          text.charCodeAt(index) !== delimiter &&
+          (text.charCodeAt(index) === SPACE || text.charCodeAt(index) === TAB)
+        )
+          index++;
         const next = text.charCodeAt(index);
-        if (index < length && next !== COMMA && next !== LF && next !== CR) {
+        if (index < length && next !== delimiter && next !== LF && next !== CR) {
           throw new DatasetParseError({
             file: this.file,
             row: this.line,
@@ -146,7 +163,7 @@ class CsvRecordReader {
         let end = index;
         while (end < length) {
           const code = text.charCodeAt(end);
-          if (code === COMMA || code === LF || code === CR) break;
+          if (code === delimiter || code === LF || code === CR) break;
           end++;
         }
         fields.push(text.slice(index, end));
@@ -155,7 +172,7 @@ class CsvRecordReader {
 
       if (index >= length) break;
       const separator = text.charCodeAt(index);
-      if (separator === COMMA) {
+      if (separator === delimiter) {
         index++;
         continue;
       }

@@ -1,5 +1,10 @@
-/** A dataset as the workbench uses it: column names and one string value per column per row. */
-export type ParsedDataset = { headers: string[]; rows: Record<string, string>[] };
+import type { CsvDelimiter } from "./detect-csv-delimiter";
+
+/**
+ * A dataset as the workbench uses it: column names and one string value per column per row, and
+ * for a CSV file the delimiter it was read with.
+ */
+export type ParsedDataset = { headers: string[]; rows: Record<string, string>[]; delimiter?: CsvDelimiter };
 
 /** Makes the row objects; rows with fewer fields than the header get "" for the rest. */
 export function rowBuilder(headers: string[]): (fields: string[]) => Record<string, string> {

@@ -27,6 +27,9 @@ describe("upload messages", () => {
   it("says what was loaded", () => {
     expect(describeUploadSuccess("cities.csv", 1234, 3)).toBe("Loaded cities.csv: 1,234 rows, 3 columns");
     expect(describeUploadSuccess("one.json", 1, 1)).toBe("Loaded one.json: 1 row, 1 column");
+    expect(describeUploadSuccess("plain.csv", 2, 2, ",")).toBe("Loaded plain.csv: 2 rows, 2 columns");
+    expect(describeUploadSuccess("excel.csv", 2, 2, ";")).toBe("Loaded excel.csv: 2 rows, 2 columns, separated by semicolons");
+    expect(describeUploadSuccess("d.tsv", 1, 3, "\t")).toBe("Loaded d.tsv: 1 row, 3 columns, separated by tabs");
   });
 
   it("keeps the parser's file, row and fix, and names the file otherwise", () => {

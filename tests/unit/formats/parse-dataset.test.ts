@@ -55,12 +55,13 @@ describe("parseDatasetText: CSV", () => {
         { provider: "openrouter", model: "anthropic/claude-sonnet-4", source: "Wikipedia" },
         { provider: "mock", model: "mock", source: "42" },
       ],
+      delimiter: ",",
     });
   });
 
   it("accepts a file without a trailing newline, and a header with no rows", () => {
     expect(parseDatasetText("a,b\n1,2", "d.csv").rows).toEqual([{ a: "1", b: "2" }]);
-    expect(parseDatasetText("a,b\n", "d.csv")).toEqual({ headers: ["a", "b"], rows: [] });
+    expect(parseDatasetText("a,b\n", "d.csv")).toEqual({ headers: ["a", "b"], rows: [], delimiter: "," });
   });
 
   it("strips a UTF-8 byte order mark", () => {
@@ -108,6 +109,7 @@ describe("parseDatasetText: CSV", () => {
     expect(parseDatasetText(" topic ,\tsource\n  AI , Wiki \n", "d.csv")).toEqual({
       headers: ["topic", "source"],
       rows: [{ topic: "  AI ", source: " Wiki " }],
+      delimiter: ",",
     });
   });
 
@@ -137,6 +139,42 @@ describe("parseDatasetText: CSV", () => {
     expect(Object.keys(result.rows[0])).toEqual(["__proto__", "b"]);
     expect(Object.getOwnPropertyDescriptor(result.rows[0], "__proto__")?.value).toBe("x");
     expect(Object.getPrototypeOf(result.rows[0])).toBe(Object.prototype);
+  });
+
+  describe("delimiters", () => {
+    it("reads a European spreadsheet's semicolon CSV, decimal commas quoted, and says so", () => {
+      expect(parseDatasetText('a;b\n"1,5";2\n', "excel.csv")).toEqual({
+        headers: ["a", "b"],
+        rows: [{ a: "1,5", b: "2" }],
+        delimiter: ";",
+      });
+      expect(parseDatasetText("name;price\nTea;2,50\r\nCake;3\r\n", "prices.csv").rows).toEqual([
+        { name: "Tea", price: "2,50" },
+        { name: "Cake", price: "3" },
+      ]);
+    });
+
+    it("reads a tab-separated file, with commas and semicolons in its values", () => {
+      expect(parseDatasetText("topic\tnote\nAI\tyes, no; maybe\n", "d.tsv")).toEqual({
+        headers: ["topic", "note"],
+        rows: [{ topic: "AI", note: "yes, no; maybe" }],
+        delimiter: "\t",
+      });
+    });
+
+    it("decides by the header, outside quotes: commas on a tie and for one column", () => {
+      expect(parseDatasetText('"a;b",c\n"1;2",3\n', "d.csv")).toMatchObject({ headers: ["a;b", "c"], delimiter: "," });
+      expect(parseDatasetText("a,b;c\n1,2;3\n", "d.csv")).toMatchObject({ headers: ["a", "b;c"], delimiter: "," });
+      expect(parseDatasetText("topic\nx;y\n", "d.csv")).toMatchObject({ headers: ["topic"], rows: [{ topic: "x;y" }], delimiter: "," });
+      expect(parseDatasetText("\n\na;b;c\n1;2;3\n", "d.csv")).toMatchObject({ headers: ["a", "b", "c"], delimiter: ";" });
+    });
+
+    it("names the delimiter it used in the fix for a row with too many fields", () => {
+      const error = parseError("a;b\n1;2;3\n", "excel.csv");
+      expect(error.message).toBe("excel.csv, row 2: row has 3 fields but the header has 2. Quote values that contain semicolons.");
+      expect(parseError("a\tb\n1\t2\t3\n", "d.tsv").hint).toBe("Quote values that contain tabs.");
+      expect(parseError("a;b;\n1;2\n", "d.csv").hint).toContain("remove a trailing semicolon");
+    });
   });
 
   describe("errors", () => {
@@ -214,7 +252,7 @@ describe("parseDatasetText: CSV", () => {
     });
     for (const newline of ["\n", "\r\n"]) {
       const text = Papa.unparse(rows, { columns: headers, newline });
-      expect(parseDatasetText(text, "round-trip.csv")).toEqual({ headers, rows });
+      expect(parseDatasetText(text, "round-trip.csv")).toEqual({ headers, rows, delimiter: "," });
     }
   });
 
