@@ -14,6 +14,9 @@ export const runStatusSchema = z.enum(["planned", "queued", "running", "paused",
 /** Statuses of a cell. */
 export const cellStatusSchema = z.enum(["queued", "running", "ok", "warning", "error", "malformed", "skipped", "cancelled"]);
 
+/** The model that grades a run's cells. */
+export const graderModelSchema = z.strictObject({ provider: z.string(), model: z.string() });
+
 /** One model column of a run. */
 export const runColumnSchema = z.strictObject({
   index: z.number(),
@@ -129,6 +132,55 @@ export const createRunResponseSchema = z.union([
   z.strictObject({ dryRun: z.literal(true), plan: runPlanSchema }),
 ]);
 
+/** One cell of a run export: where it sits, the row it was given, and everything it produced. */
+export const exportedCellSchema = z.strictObject({
+  row: z.number(),
+  column: z.number(),
+  provider: z.string(),
+  model: z.string(),
+  trial: z.number(),
+  /** The dataset row's values the prompt was filled from. */
+  input: z.record(z.string(), z.string()),
+  status: cellStatusSchema,
+  output: z.string().nullable(),
+  outputParsed: z.string().nullable(),
+  error: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  tokensIn: z.number().nullable(),
+  tokensOut: z.number().nullable(),
+  latencyMs: z.number().nullable(),
+  /** The model's call. */
+  costUsd: z.number().nullable(),
+  /** The grader's call, apart from costUsd. */
+  graderCostUsd: z.number().nullable(),
+  graderStatus: cellSchema.shape.graderStatus,
+  graderOutput: z.string().nullable(),
+  graderError: z.string().nullable(),
+  /** The grader's grade, 0 to 1. */
+  grade: z.number().nullable(),
+  /** A person's grade, which overrides the grader's. */
+  manualGrade: z.number().nullable(),
+});
+
+/** GET /api/v1/runs/{id}/export?format=json: the file's content (the CSV has the cells' fields as columns). */
+export const runExportSchema = z.strictObject({
+  run: runSummarySchema.pick({
+    id: true,
+    status: true,
+    prompt: true,
+    promptVersion: true,
+    graderName: true,
+    datasetId: true,
+    datasetName: true,
+    columns: true,
+    rowCount: true,
+    spentUsd: true,
+    createdAt: true,
+    finishedAt: true,
+  }),
+  cells: z.array(exportedCellSchema),
+});
+
 /** {deleted: true}: the thing named is gone. */
 export const deletedSchema = z.strictObject({ deleted: z.literal(true) });
 
@@ -189,16 +241,23 @@ export const promptRunHistoryEntrySchema = z.strictObject({
   promptVersionId: z.string().nullable(),
   createdAt: isoDate,
   rowCount: z.number(),
+  /** The grader prompt's name, or null for a run without a grader. */
+  graderName: z.string().nullable(),
+  /** The model that graded; null with a grader: each column's own model graded (runs before graderModel was kept). */
+  graderModel: graderModelSchema.nullable(),
   models: z.array(
     z.strictObject({
       column: z.number(),
       provider: z.string(),
       model: z.string(),
-      /** Mean grade of the graded cells: a person's grade where there is one, else the grader's. */
+      /** Mean grade (lib/core/grade-average.ts): a person's grade first, malformed as 0, else the grader's. */
       averageGrade: z.number().nullable(),
       gradedCells: z.number(),
       averageLatencyMs: z.number().nullable(),
+      /** The column's generator and grader calls together; null when none has a known cost. */
       totalCostUsd: z.number().nullable(),
+      /** The grader's part of totalCostUsd. */
+      graderCostUsd: z.number().nullable(),
     }),
   ),
 });
@@ -363,5 +422,7 @@ export type ModelCatalog = z.infer<typeof modelCatalogSchema>;
 export type WorkbenchState = z.infer<typeof workbenchStateSchema>;
 /** An access token's summary. */
 export type AccessTokenSummary = z.infer<typeof accessTokenSummarySchema>;
+/** A run's cells as a file (GET /api/v1/runs/{id}/export). */
+export type RunExport = z.infer<typeof runExportSchema>;
 /** What a run will cost before it starts. */
 export type RunPlanEstimate = z.infer<typeof runPlanSchema>;

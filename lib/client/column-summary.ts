@@ -1,5 +1,6 @@
 // The summary row's arithmetic: one number per model column for the metric on screen, and which
 // grade a cell counts with. Pure, so the grid, its cells and the tests agree.
+import { averageGrade, gradeGroupOfCell } from "@/lib/core/grade-average";
 import { formatLatency, formatTokenCount } from "./format-metrics";
 import { formatUsd } from "./format-money";
 import { isCellFinished, type Cell } from "./run-types";
@@ -60,16 +61,20 @@ export function summarizeColumn(cells: Cell[], metric: MetricView, gradeMode: Gr
   const finished = cells.filter((cell) => isCellFinished(cell.status));
   switch (metric) {
     case "grade": {
-      const grades = finished.map((cell) => effectiveGrade(cell, gradeMode)).filter((grade) => grade !== null);
-      const mean = average(grades);
-      const manual = finished.filter((cell) => cell.manualGrade !== null).length;
-      const malformed = finished.filter((cell) => cell.status === "malformed" && cell.manualGrade === null).length;
-      const parts = [`Average grade over ${cellCount(grades.length)}`];
-      if (manual > 0) parts.push(`${manual} graded by hand (a hand grade overrides the grader's)`);
+      const {
+        average: mean,
+        counted,
+        byHand,
+        malformed,
+      } = averageGrade(cells.map(gradeGroupOfCell), {
+        graderGrades: gradeMode === "grader",
+      });
+      const parts = [`Average grade over ${cellCount(counted)}`];
+      if (byHand > 0) parts.push(`${byHand} graded by hand (a hand grade overrides the grader's)`);
       if (malformed > 0) parts.push(`${malformed} malformed, counted as 0`);
       return {
         value: mean === null ? NOTHING : mean.toFixed(2),
-        detail: `${grades.length} graded`,
+        detail: `${counted} graded`,
         title: parts.join("; "),
         numeric: mean,
       };

@@ -1,7 +1,18 @@
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
+import { averageGrade } from "@/lib/core/grade-average";
 import type { Queryable } from "../database";
 
-/** The caller's runs of a prompt, newest first, with per-model averages (manual grades first). */
+/** A model column as the history query reads it, before its grades are averaged. */
+type ColumnRow = Omit<PromptRunHistoryEntry["models"][number], "averageGrade" | "gradedCells"> & {
+  gradeGroups: Array<{ status: string; byHand: boolean; cells: number; gradeSum: number | null; gradedCells: number }> | null;
+};
+
+/**
+ * The caller's runs of a prompt, newest first, with per-model averages. Cells are summed per
+ * status and hand grade in SQL (a few groups per column, whatever the run's size) and averaged by
+ * averageGrade, the rule the grid uses, so the history and the grid never disagree. Costs count
+ * the generator's and the grader's calls, with the grader's part apart.
+ */
 export async function listPromptRuns(
   tx: Queryable,
   { promptId, limit = 50 }: { promptId: string; limit?: number },
@@ -13,22 +24,36 @@ export async function listPromptRuns(
     prompt_version_id: string | null;
     created_at: Date;
     row_count: number;
-    models: PromptRunHistoryEntry["models"] | null;
+    has_grader: boolean;
+    grader_name: string | null;
+    grader_model: { provider: string; model: string } | null;
+    models: ColumnRow[] | null;
   }>(
     `select r.id, r.status, v.version, r.prompt_version_id, r.created_at, r.row_count,
+            r.grader_version_id is not null as has_grader, gv.name as grader_name,
+            case when r.grader_version_id is not null then r.config -> 'graderModel' end as grader_model,
             (select json_agg(json_build_object(
                       'column', col.column_index, 'provider', col.provider, 'model', col.model,
-                      'averageGrade', s.average_grade, 'gradedCells', s.graded,
-                      'averageLatencyMs', s.average_latency, 'totalCostUsd', s.total_cost) order by col.column_index)
+                      'gradeGroups', g.groups, 'averageLatencyMs', s.average_latency,
+                      'totalCostUsd', s.total_cost, 'graderCostUsd', s.grader_cost) order by col.column_index)
                from run_columns col
                cross join lateral (
-                 select avg(coalesce(c.manual_grade, c.grade)) as average_grade,
-                        count(coalesce(c.manual_grade, c.grade))::int as graded,
-                        round(avg(c.latency_ms))::int as average_latency,
-                        sum(c.cost_usd) as total_cost
+                 select round(avg(c.latency_ms))::int as average_latency,
+                        case when count(c.cost_usd) + count(c.grader_cost_usd) > 0
+                             then coalesce(sum(c.cost_usd), 0) + coalesce(sum(c.grader_cost_usd), 0) end as total_cost,
+                        sum(c.grader_cost_usd) as grader_cost
                    from run_cells c where c.column_id = col.id) s
+               cross join lateral (
+                 select json_agg(json_build_object('status', x.status, 'byHand', x.by_hand, 'cells', x.cells,
+                                                   'gradeSum', x.grade_sum, 'gradedCells', x.graded)) as groups
+                   from (select c.status, c.manual_grade is not null as by_hand, count(*)::int as cells,
+                                sum(coalesce(c.manual_grade, c.grade)) as grade_sum,
+                                count(coalesce(c.manual_grade, c.grade))::int as graded
+                           from run_cells c where c.column_id = col.id
+                          group by c.status, c.manual_grade is not null) x) g
               where col.run_id = r.id) as models
        from runs r left join prompt_versions v on v.id = r.prompt_version_id
+            left join prompt_versions gv on gv.id = r.grader_version_id
       where r.prompt_id = $1
       order by r.created_at desc
       limit $2`,
@@ -41,7 +66,15 @@ export async function listPromptRuns(
     promptVersionId: row.prompt_version_id,
     createdAt: new Date(row.created_at).toISOString(),
     rowCount: row.row_count,
-    models: row.models ?? [],
+    graderName: row.has_grader ? (row.grader_name ?? "Grader") : null,
+    graderModel: row.grader_model,
+    models: (row.models ?? []).map(({ gradeGroups, ...column }) => {
+      const grades = averageGrade(
+        (gradeGroups ?? []).map((group) => ({ ...group, gradeSum: Number(group.gradeSum ?? 0) })),
+        { graderGrades: row.has_grader },
+      );
+      return { ...column, averageGrade: grades.average, gradedCells: grades.counted };
+    }),
   }));
 }
 

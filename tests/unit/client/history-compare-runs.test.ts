@@ -10,11 +10,31 @@ import {
 } from "@/lib/client/compare-runs";
 
 function stats(column: number, provider: string, model: string, values: Partial<RunModelStats> = {}): RunModelStats {
-  return { column, provider, model, averageGrade: 0.5, gradedCells: 4, averageLatencyMs: 300, totalCostUsd: 0.01, ...values };
+  return {
+    column,
+    provider,
+    model,
+    averageGrade: 0.5,
+    gradedCells: 4,
+    averageLatencyMs: 300,
+    totalCostUsd: 0.01,
+    graderCostUsd: null,
+    ...values,
+  };
 }
 
 function run(id: string, models: RunModelStats[]): PromptRunHistoryEntry {
-  return { id, status: "completed", version: 1, promptVersionId: null, createdAt: "2025-11-26T14:02:00.000Z", rowCount: 4, models };
+  return {
+    id,
+    status: "completed",
+    version: 1,
+    promptVersionId: null,
+    createdAt: "2025-11-26T14:02:00.000Z",
+    rowCount: 4,
+    graderName: null,
+    graderModel: null,
+    models,
+  };
 }
 
 describe("compareRuns", () => {

@@ -6,7 +6,18 @@ import { defaultSelection, selectedPair, toggleSelection } from "@/components/hi
 const NOW = new Date("2025-12-01T09:00:00Z");
 
 function run(id: string, createdAt: string, values: Partial<PromptRunHistoryEntry> = {}): PromptRunHistoryEntry {
-  return { id, status: "completed", version: 6, promptVersionId: `version-${id}`, createdAt, rowCount: 24, models: [], ...values };
+  return {
+    id,
+    status: "completed",
+    version: 6,
+    promptVersionId: `version-${id}`,
+    createdAt,
+    rowCount: 24,
+    graderName: null,
+    graderModel: null,
+    models: [],
+    ...values,
+  };
 }
 
 describe("describeRun", () => {
