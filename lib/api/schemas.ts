@@ -251,6 +251,11 @@ export const createRunQuerySchema = queryParams({
 /** Query of GET /api/v1/runs/{id}: ?outputChars=N cuts each cell's output to N characters. */
 export const runQuerySchema = queryParams({ outputChars });
 
+/** Query of GET /api/v1/runs/{id}/export: the file's format. */
+export const runExportQuerySchema = queryParams({
+  format: z.enum(["csv", "json"], { message: "format must be csv or json" }),
+});
+
 /** Query of GET /api/v1/runs/{id}/events: outputChars as for the run, and after= the last seq seen. */
 export const runEventsQuerySchema = queryParams({
   outputChars,
