@@ -32,6 +32,29 @@ export function formatMockResponse(input: { model: string; variables: Record<str
   ].join("\n");
 }
 
+/**
+ * The grade a mock model gives when it grades: made up, yet the same for the same model, prompt and
+ * variables (a re-run keeps it), in tenths from 0 to 1. The grader's variables hold the graded
+ * answer whole, header included, so two columns' answers to one row get different grades even
+ * when one model grades both.
+ */
+export function mockGrade(input: { model: string; prompt: string; variables: Record<string, string> }): number {
+  const variables = Object.keys(input.variables)
+    .sort()
+    .map((key) => `${key}=${input.variables[key]}`);
+  return (fnv1a([input.model, input.prompt, ...variables].join("\u0000")) % 11) / 10;
+}
+
+// FNV-1a, 32 bits: a small, well-spread hash; this needs no more than that.
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
 function reprCharacter(character: string, quote: string): string {
   if (character === quote || character === "\\") return `\\${character}`;
   if (character === "\t") return "\\t";

@@ -197,6 +197,7 @@ async function gradeCell(
       prompt: input,
       params: settings.graderModel ? {} : cell.params,
       variables: stringValues({ ...cell.variables, output: generator.outputRaw }),
+      purpose: "grade",
       signal: AbortSignal.any([timeout, deps.stopSignal]),
     });
     const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;

@@ -1,4 +1,5 @@
-import { formatMockResponse } from "@/lib/core/mock-response";
+import { validateOutput } from "@/lib/core/expected-output";
+import { formatMockResponse, mockGrade } from "@/lib/core/mock-response";
 import { estimateTokens } from "@/lib/core/tokens";
 import { ProviderError } from "./provider-error";
 import type { ModelInfo, TextGenerateRequest, TextGenerateResult, TextProvider } from "./types";
@@ -111,8 +112,10 @@ export function createMockProvider(options: MockProviderOptions = {}): TextProvi
         if (roll < (threshold += behaviour.failureRate)) {
           throw new ProviderError({ code: "server", statusCode: 500, message: "Mock server error (500)" });
         }
-        const full = formatMockResponse({ model: request.model, variables: request.variables, input: request.prompt });
         const malformed = roll < threshold + behaviour.malformedRate;
+        const full =
+          formatMockResponse({ model: request.model, variables: request.variables, input: request.prompt }) +
+          (malformed ? "" : gradeAnswer(request));
         // Cut mid-way, as a model that hit its token limit would: no closing tag, no closing brace.
         const text = malformed ? `${full.slice(0, Math.max(1, Math.floor(full.length / 2)))} <response>{"cut":` : full;
         return {
@@ -128,6 +131,19 @@ export function createMockProvider(options: MockProviderOptions = {}): TextProvi
       }
     },
   };
+}
+
+/**
+ * As a grader, the echo alone would leave an empty `<response></response>` form empty (no grade,
+ * the cell's grader malformed), so the mock fills it in, saying that the grade is made up. A form
+ * the prompt fills itself (`<response>{{expected}}</response>`) is echoed as it is.
+ */
+function gradeAnswer(request: TextGenerateRequest): string {
+  if (request.purpose !== "grade") return "";
+  const form = validateOutput(request.prompt, { response: true, json: false });
+  if (!form.ok || form.parsed !== "") return "";
+  const grade = mockGrade({ model: request.model, prompt: request.prompt, variables: request.variables });
+  return `\n--- Mock grade (made up) ---\n<response>${grade.toFixed(1)}</response>`;
 }
 
 const behaviourKeys = Object.keys(defaultBehaviour) as Array<keyof MockBehaviour>;

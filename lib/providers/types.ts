@@ -10,6 +10,8 @@ export interface TextGenerateRequest {
   /** The row's variables, for providers that report them (the mock does). */
   variables: Record<string, string>;
   signal: AbortSignal;
+  /** A grader's call says so: the mock then fills an empty `<response></response>` with a grade. */
+  purpose?: "generate" | "grade";
   /** When set, the adapter streams and calls this with each piece of text as it arrives. */
   onDelta?: (text: string) => void;
 }
