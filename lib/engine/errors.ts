@@ -9,9 +9,26 @@ export class ValidationError extends Error {
   }
 }
 
-/** Something the caller asked for that is not there, or not theirs; becomes HTTP 404. */
+/**
+ * Input refused with a message that is whole as written (it names the field itself where it
+ * needs to, or says what to do instead); becomes HTTP 400 with that field.
+ */
+export class InvalidInputError extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "InvalidInputError";
+  }
+}
+
+/** Something the caller asked for that is not there, or not theirs; becomes HTTP 404 (naming the field that named it, when given). */
 export class NotFoundError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
     this.name = "NotFoundError";
   }
@@ -48,5 +65,16 @@ export class RunActionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "RunActionError";
+  }
+}
+
+/**
+ * A run refused because its prompt already has one unfinished (queued, running or paused): one
+ * active run per prompt, decided by the server; becomes HTTP 409 carrying that run's id.
+ */
+export class ActiveRunError extends Error {
+  constructor(readonly runId: string) {
+    super(`This prompt already has a run in progress (${runId}). Open it, or cancel it before starting another.`);
+    this.name = "ActiveRunError";
   }
 }

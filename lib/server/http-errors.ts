@@ -1,5 +1,12 @@
 import { ZodError } from "zod";
-import { NotFoundError, QueuedCellsLimitError, RunActionError, TooLargeError, ValidationError } from "@/lib/engine/errors";
+import {
+  InvalidInputError,
+  NotFoundError,
+  QueuedCellsLimitError,
+  RunActionError,
+  TooLargeError,
+  ValidationError,
+} from "@/lib/engine/errors";
 import { UnauthorizedError } from "@/lib/auth/errors";
 
 /** The error codes the API answers with, each with its HTTP status. */
@@ -52,11 +59,12 @@ function toErrorBody(error: unknown): ErrorBody {
   }
   if (error instanceof ValidationError)
     return { error: { code: "bad_request", message: `${error.field}: ${error.message}`, field: error.field } };
+  if (error instanceof InvalidInputError) return { error: { code: "bad_request", message: error.message, field: error.field } };
   if (error instanceof UnauthorizedError) return { error: { code: "unauthorized", message: error.message } };
   // the request itself fits: it will be taken once the user's queue drains
   if (error instanceof QueuedCellsLimitError) return { error: { code: "too_many_requests", message: error.message, field: error.field } };
   if (error instanceof TooLargeError) return { error: { code: "payload_too_large", message: error.message, field: error.field } };
-  if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message } };
+  if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message, field: error.field } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };
   return { error: { code: "internal", message: "Internal server error. The server log has the details." } };
 }

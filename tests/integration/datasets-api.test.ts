@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getDatasetRoute } from "@/app/api/v1/datasets/[id]/route";
+import { DELETE as deleteDatasetRoute, GET as getDatasetRoute, PATCH as patchDatasetRoute } from "@/app/api/v1/datasets/[id]/route";
 import { GET as listDatasetsRoute, POST as postDatasetRoute } from "@/app/api/v1/datasets/route";
 import { readAccessConfig } from "@/lib/auth/access-config";
 import { localUserId } from "@/lib/auth/local-user";
@@ -8,6 +8,7 @@ import { getDatasetWithRows } from "@/lib/db/datasets/get-dataset-with-rows";
 import { listDatasets } from "@/lib/db/datasets/list-datasets";
 import { insertDataset } from "@/lib/db/runs/insert-dataset";
 import type { AppContext } from "@/lib/server/context";
+import { createDataset } from "@/lib/services/datasets";
 import { createPgliteTestDatabase, userB, type TestDatabase } from "../helpers/databases";
 
 // The route handlers find the database through the process's app context; this file gives them
@@ -30,6 +31,23 @@ describe("datasets API", () => {
     postDatasetRoute(new Request("http://test/api/v1/datasets", { method: "POST", body: JSON.stringify(body) }));
   const getOne = (id: string, query = "") =>
     getDatasetRoute(new Request(`http://test/api/v1/datasets/${id}${query}`), { params: Promise.resolve({ id }) });
+
+  const patch = (id: string, body: unknown) =>
+    patchDatasetRoute(new Request(`http://test/api/v1/datasets/${id}`, { method: "PATCH", body: JSON.stringify(body) }), {
+      params: Promise.resolve({ id }),
+    });
+  const remove = (id: string) =>
+    deleteDatasetRoute(new Request(`http://test/api/v1/datasets/${id}`, { method: "DELETE" }), { params: Promise.resolve({ id }) });
+  const listNames = async () =>
+    ((await (await listDatasetsRoute(new Request("http://test/api/v1/datasets"))).json()) as Array<{ id: string; name: string }>).map(
+      (dataset) => dataset.name,
+    );
+  const countStored = (datasetId: string) =>
+    asUser(test.db, localUserId, async (tx) => {
+      const datasets = await tx.query<{ n: number }>("select count(*)::int as n from datasets where id = $1", [datasetId]);
+      const rows = await tx.query<{ n: number }>("select count(*)::int as n from dataset_rows where dataset_id = $1", [datasetId]);
+      return { datasets: datasets.rows[0].n, rows: rows.rows[0].n };
+    });
 
   it("stores a 10,000-row, multi-megabyte upload and answers the dataset", async () => {
     const headers = ["id", "question", "notes"];
@@ -109,5 +127,123 @@ describe("datasets API", () => {
     const response = await post({ name: "empty.csv", headers: ["a"], rows: [] });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toMatchObject({ code: "bad_request", field: "rows" });
+  });
+
+  describe("one copy per file, rename and delete", () => {
+    const cities = {
+      headers: ["city", "country"],
+      rows: [
+        { city: "Paris", country: "France" },
+        { city: "Lyon", country: "France" },
+      ],
+    };
+    const countUploads = () =>
+      asUser(test.db, localUserId, async (tx) => {
+        const { rows } = await tx.query<{ datasets: number; rows: number }>(
+          `select (select count(*)::int from datasets where source = 'upload') as datasets,
+                  (select count(*)::int from dataset_rows r join datasets d on d.id = r.dataset_id where d.source = 'upload') as rows`,
+        );
+        return rows[0];
+      });
+
+    it("keeps the same file uploaded twice once, under any name, and says it was already stored", async () => {
+      const before = await countUploads();
+      const firstResponse = await post({ name: "cities.csv", ...cities });
+      expect(firstResponse.status).toBe(201);
+      const first = await firstResponse.json();
+      expect(first.alreadyStored).toBe(false);
+      const again = await (await post({ name: "cities (1).csv", ...cities })).json();
+      expect(again).toEqual({ ...first, alreadyStored: true });
+      expect(await countUploads()).toEqual({ datasets: before.datasets + 1, rows: before.rows + 2 });
+      expect((await listNames()).filter((name) => name.startsWith("cities"))).toEqual(["cities.csv"]);
+
+      // Another row, or the columns in another order, is another dataset.
+      const changed = await (await post({ name: "cities.csv", headers: ["city", "country"], rows: cities.rows.slice(0, 1) })).json();
+      expect(changed.alreadyStored).toBe(false);
+      expect(changed.id).not.toBe(first.id);
+    });
+
+    it("keeps one copy per user: another user's identical upload is their own", async () => {
+      const mine = await (await post({ name: "shared.csv", headers: ["q"], rows: [{ q: "same" }] })).json();
+      const theirs = await createDataset(test, { userId: userB, dataset: { name: "shared.csv", headers: ["q"], rows: [{ q: "same" }] } });
+      expect(theirs.alreadyStored).toBe(false);
+      expect(theirs.id).not.toBe(mine.id);
+      expect(await asUser(test.db, userB, (tx) => getDatasetWithRows(tx, { id: mine.id, limit: 5 }))).toBeNull();
+    });
+
+    it("renames a dataset with PATCH, refusing an empty name, unknown fields and another user's dataset", async () => {
+      const { id } = await (await post({ name: "draft.csv", headers: ["a"], rows: [{ a: "rename me" }] })).json();
+      const renamed = await patch(id, { name: "  support tickets  " });
+      expect(renamed.status).toBe(200);
+      expect(await renamed.json()).toMatchObject({ id, name: "support tickets", rowCount: 1 });
+      expect(await listNames()).toContain("support tickets");
+
+      expect((await (await patch(id, { name: "   " })).json()).error).toMatchObject({ code: "bad_request", field: "name" });
+      expect((await (await patch(id, { name: "x".repeat(201) })).json()).error).toMatchObject({ code: "bad_request", field: "name" });
+      expect((await (await patch(id, { name: "ok", rows: [] })).json()).error).toMatchObject({ code: "bad_request" });
+      const theirs = await createDataset(test, { userId: userB, dataset: { name: "b.csv", headers: ["b"], rows: [{ b: "1" }] } });
+      expect((await patch(theirs.id, { name: "stolen" })).status).toBe(404);
+      const stillTheirs = await asUser(test.db, userB, (tx) => getDatasetWithRows(tx, { id: theirs.id, limit: 1 }));
+      expect(stillTheirs?.name).toBe("b.csv");
+    });
+
+    it("deletes a dataset no run used, with its rows, and takes it off the workbench", async () => {
+      const { id } = await (await post({ name: "unused.csv", headers: ["a"], rows: [{ a: "1" }, { a: "2" }] })).json();
+      await asUser(test.db, localUserId, (tx) =>
+        tx.query(
+          `insert into workbench_state (dataset_id) values ($1)
+           on conflict (user_id) do update set dataset_id = excluded.dataset_id`,
+          [id],
+        ),
+      );
+      const response = await remove(id);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ deleted: true, keptForRuns: false });
+      expect(await countStored(id)).toEqual({ datasets: 0, rows: 0 });
+      expect((await getOne(id)).status).toBe(404);
+      const state = await asUser(test.db, localUserId, (tx) =>
+        tx.query<{ dataset_id: string | null }>("select dataset_id from workbench_state"),
+      );
+      expect(state.rows[0].dataset_id).toBeNull();
+      expect((await remove(id)).status).toBe(404);
+    });
+
+    it("keeps a dataset a run used for that run's history: gone from the list, its rows still there; the same file brings it back", async () => {
+      const { id } = await (await post({ name: "used.csv", headers: ["topic"], rows: [{ topic: "tides" }] })).json();
+      const runId = await asUser(test.db, localUserId, async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          "insert into runs (dataset_id, row_count, status) values ($1, 1, 'completed') returning id",
+          [id],
+        );
+        return rows[0].id;
+      });
+      expect(await (await remove(id)).json()).toEqual({ deleted: true, keptForRuns: true });
+      expect(await listNames()).not.toContain("used.csv");
+      expect(await countStored(id)).toEqual({ datasets: 1, rows: 1 });
+      const run = await asUser(test.db, localUserId, (tx) =>
+        tx.query<{ dataset_id: string }>("select dataset_id from runs where id = $1", [runId]),
+      );
+      expect(run.rows[0].dataset_id).toBe(id);
+      // The run's history still reads it by id.
+      expect(await (await getOne(id)).json()).toMatchObject({ id, name: "used.csv", rows: [{ topic: "tides" }] });
+      // Deleted once: it can be neither renamed nor deleted again.
+      expect((await patch(id, { name: "again" })).status).toBe(404);
+      expect((await remove(id)).status).toBe(404);
+
+      const back = await (await post({ name: "used again.csv", headers: ["topic"], rows: [{ topic: "tides" }] })).json();
+      expect(back).toMatchObject({ id, name: "used again.csv", alreadyStored: true });
+      expect(await listNames()).toContain("used again.csv");
+    });
+
+    it("refuses to delete another user's dataset, and keeps runs' inline rows out of reach", async () => {
+      const theirs = await createDataset(test, { userId: userB, dataset: { name: "keep.csv", headers: ["k"], rows: [{ k: "1" }] } });
+      expect((await remove(theirs.id)).status).toBe(404);
+      expect(await asUser(test.db, userB, (tx) => getDatasetWithRows(tx, { id: theirs.id, limit: 1 }))).not.toBeNull();
+      const inline = await asUser(test.db, localUserId, (tx) =>
+        insertDataset(tx, { name: "Inline rows", source: "inline", headers: ["x"], rows: [{ x: "1" }] }),
+      );
+      expect((await remove(inline)).status).toBe(404);
+      expect((await patch(inline, { name: "mine now" })).status).toBe(404);
+    });
   });
 });

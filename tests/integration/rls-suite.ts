@@ -166,6 +166,29 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       ).rejects.toThrow(/cannot move/);
     });
 
+    it("datasets.content_hash is unique per user: the same file is each user's own, and one user's tells nothing of another's", async (context) => {
+      if (!test) return context.skip();
+      const store = (user: string) =>
+        asUser(test!.db, user, (tx) =>
+          tx.query<{ id: string }>(
+            `insert into datasets (name, headers, row_count, content_hash) values ('same.csv', '{x}', 1, 'hash-of-same')
+             on conflict (user_id, content_hash) where content_hash is not null do nothing returning id`,
+          ),
+        );
+      expect((await store(userA)).rows).toHaveLength(1);
+      // Another user's identical upload is stored: the index does not reach across users.
+      expect((await store(userB)).rows).toHaveLength(1);
+      // The owner's second copy is not.
+      expect((await store(userA)).rows).toHaveLength(0);
+      const seen = await asUser(test.db, userB, (tx) => tx.query("select id from datasets where content_hash = 'hash-of-same'"));
+      expect(seen.rows).toHaveLength(1);
+      await expect(
+        asUser(test.db, userA, (tx) =>
+          tx.query("insert into datasets (name, headers, row_count, content_hash) values ('again.csv', '{x}', 1, 'hash-of-same')"),
+        ),
+      ).rejects.toThrow(/duplicate key|unique/);
+    });
+
     // A run's other references: what the worker renders into its cells (prompt text, rows, grader).
     const runReferences: Array<{ column: string; parent: string }> = [
       { column: "prompt_id", parent: "prompts" },
