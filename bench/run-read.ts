@@ -14,7 +14,7 @@ import { asUser } from "@/lib/db/as-user";
 import { openDatabase } from "@/lib/db/open-database";
 import { listCells } from "@/lib/db/cells/list-cells";
 import { createRun } from "@/lib/engine/create-run";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 

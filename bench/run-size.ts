@@ -19,7 +19,7 @@ import type { Database } from "@/lib/db/database";
 import { createServerTestDatabase } from "../tests/helpers/databases";
 import { openDatabase } from "@/lib/db/open-database";
 import { createRun } from "@/lib/engine/create-run";
-import { changeRunStatus } from "@/lib/engine/run-service";
+import { changeRunStatus } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 

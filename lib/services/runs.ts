@@ -6,8 +6,11 @@ import { getCell } from "@/lib/db/cells/get-cell";
 import { listCells } from "@/lib/db/cells/list-cells";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
-import { applyRunAction, requeueCell, type RunAction } from "@/lib/db/runs/run-lifecycle";
-import { NotFoundError, RunActionError } from "./errors";
+import { applyRunAction, requeueCell, setManualGrade, type RunAction } from "@/lib/db/runs/run-lifecycle";
+import { NotFoundError, RunActionError } from "@/lib/engine/errors";
+
+// Creating a run is the engine's (planning, limits, batches); it is served from here with the rest.
+export { createRun, estimateRun } from "@/lib/engine/create-run";
 
 /** The run with its rows and cells, as userId may see it; outputs cut to outputChars when given. */
 export async function getRun(
@@ -62,4 +65,14 @@ export async function rerunCell(
     }
     return (await getRunSummary(tx, { id: runId }))!;
   });
+}
+
+/** Sets a person's grade of a cell of userId's run (null clears it); it overrides the grader's. */
+export async function gradeCell(
+  { db }: { db: Database },
+  { userId, runId, cellId, grade }: { userId: string; runId: string; cellId: string; grade: number | null },
+): Promise<{ manualGrade: number | null }> {
+  const saved = await asUser(db, userId, (tx) => setManualGrade(tx, { runId, cellId, grade }));
+  if (!saved) throw new NotFoundError(`Cell ${cellId} of run ${runId} not found.`);
+  return { manualGrade: grade };
 }

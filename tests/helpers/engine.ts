@@ -3,7 +3,7 @@ import type { CreateRunInput } from "@/lib/api/schemas";
 import type { Run } from "@/lib/api/types";
 import type { Database } from "@/lib/db/database";
 import { createRun } from "@/lib/engine/create-run";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createPgliteTestDatabase, waitFor, type TestDatabase } from "./databases";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { clearResponseCache } from "@/lib/db/cache/response-cache";
 import { listUserPrices, recordFetchedPrices } from "@/lib/db/pricing/pricing";
-import { getRun, rerunCell } from "@/lib/engine/run-service";
+import { getRun, rerunCell } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRun } from "@/lib/engine/create-run";
-import { changeRunStatus, getRun } from "@/lib/engine/run-service";
+import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";

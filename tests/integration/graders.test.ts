@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRun } from "@/lib/engine/create-run";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { ProviderError } from "@/lib/providers/provider-error";
 import { createProviderRegistry } from "@/lib/providers/registry";

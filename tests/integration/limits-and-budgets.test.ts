@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";

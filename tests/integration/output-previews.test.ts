@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
-import { getRun, getRunCell } from "@/lib/engine/run-service";
+import { getRun, getRunCell } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import { userA, userB } from "../helpers/databases";

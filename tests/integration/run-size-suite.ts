@@ -3,7 +3,7 @@ import type { CreateRunInput } from "@/lib/api/schemas";
 import type { Database } from "@/lib/db/database";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
 import { TooLargeError } from "@/lib/engine/errors";
-import { changeRunStatus, getRun } from "@/lib/engine/run-service";
+import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";

@@ -1,6 +1,6 @@
 import { createRunResponseSchema } from "@/lib/api/responses";
 import { createRunQuerySchema, createRunSchema } from "@/lib/api/schemas";
-import { createRun, estimateRun } from "@/lib/engine/create-run";
+import { createRun, estimateRun } from "@/lib/services/runs";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { runSchema } from "@/lib/api/responses";
 import { idParams, runQuerySchema } from "@/lib/api/schemas";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { runSummarySchema } from "@/lib/api/responses";
 import { runActionParamsSchema } from "@/lib/api/schemas";
-import { changeRunStatus } from "@/lib/engine/run-service";
+import { changeRunStatus } from "@/lib/services/runs";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";

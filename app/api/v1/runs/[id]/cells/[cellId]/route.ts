@@ -1,10 +1,7 @@
 import { cellSchema, manualGradeSchema } from "@/lib/api/responses";
 import { gradeCellSchema, runCellParamsSchema } from "@/lib/api/schemas";
-import { asUser } from "@/lib/db/as-user";
-import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
-import { getRunCell } from "@/lib/engine/run-service";
-import { HttpError } from "@/lib/server/http-errors";
 import { route } from "@/lib/server/route";
+import { getRunCell, gradeCell } from "@/lib/services/runs";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +13,6 @@ export const GET = route({ params, output: cellSchema }, ({ caller, params, app 
 );
 
 /** Sets a person's grade of a cell: {"manualGrade": 1 | 0 | null}; it overrides the grader's. */
-export const PATCH = route({ params, body: gradeCellSchema, output: manualGradeSchema }, async ({ caller, params, body, app }) => {
-  const saved = await asUser(app.db, caller.userId, (tx) =>
-    setManualGrade(tx, { runId: params.id, cellId: params.cellId, grade: body.manualGrade }),
-  );
-  if (!saved) throw new HttpError("not_found", `Cell ${params.cellId} of run ${params.id} not found.`);
-  return { manualGrade: body.manualGrade };
-});
+export const PATCH = route({ params, body: gradeCellSchema, output: manualGradeSchema }, ({ caller, params, body, app }) =>
+  gradeCell(app, { userId: caller.userId, runId: params.id, cellId: params.cellId, grade: body.manualGrade }),
+);

@@ -1,6 +1,6 @@
 import { runSummarySchema } from "@/lib/api/responses";
 import { runCellParamsSchema } from "@/lib/api/schemas";
-import { rerunCell } from "@/lib/engine/run-service";
+import { rerunCell } from "@/lib/services/runs";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
