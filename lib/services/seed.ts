@@ -1,4 +1,6 @@
-import type { Queryable } from "@/lib/db/database";
+import { asUser } from "@/lib/db/as-user";
+import type { Database } from "@/lib/db/database";
+import { insertModels } from "@/lib/db/models/insert-models";
 import { insertPrompt } from "@/lib/db/prompts/prompts";
 import { insertDataset } from "@/lib/db/runs/insert-dataset";
 import { updateWorkbenchState } from "@/lib/db/workbench/workbench-state";
@@ -26,22 +28,24 @@ const exampleRows = [
 ];
 
 /**
- * Gives a user something to run on first load: an example prompt, a grader and a dataset, the
- * mock models in their registry, and a workbench opened on them. Runs once per user: the model registry doubles as the
- * marker, so running it again (or twice at once) adds nothing.
+ * Gives userId something to run on first load: an example prompt, a grader and a dataset, the
+ * mock models in their registry, and a workbench opened on them. Runs once per user: the model
+ * registry doubles as the marker, so running it again (or twice at once) adds nothing.
  */
-export async function seedExamples(tx: Queryable): Promise<{ seeded: boolean }> {
-  const { rows } = await tx.query<{ provider: string }>(
-    `insert into models (provider, model, label)
-     values ('mock', 'echo', 'Mock / echo'), ('mock', 'fast', 'Mock / fast')
-     on conflict (user_id, provider, model) do nothing
-     returning provider`,
-  );
-  if (rows.length === 0) return { seeded: false };
-  const prompt = await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
-  await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
-  const datasetId = await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
-  // Open the example on the first visit, with the first mock model, so the grid is not empty.
-  await updateWorkbenchState(tx, { activePromptId: prompt.id, datasetId, columns: [{ provider: "mock", model: "echo", params: {} }] });
-  return { seeded: true };
+export async function seedExamples({ db }: { db: Database }, { userId }: { userId: string }): Promise<{ seeded: boolean }> {
+  return asUser(db, userId, async (tx) => {
+    const added = await insertModels(tx, {
+      models: [
+        { provider: "mock", model: "echo", label: "Mock / echo" },
+        { provider: "mock", model: "fast", label: "Mock / fast" },
+      ],
+    });
+    if (added === 0) return { seeded: false };
+    const prompt = await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
+    await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
+    const datasetId = await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
+    // Open the example on the first visit, with the first mock model, so the grid is not empty.
+    await updateWorkbenchState(tx, { activePromptId: prompt.id, datasetId, columns: [{ provider: "mock", model: "echo", params: {} }] });
+    return { seeded: true };
+  });
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { deletePrompt, getPromptById, insertPrompt, listPrompts, updatePrompt } from "@/lib/db/prompts/prompts";
 import { listPromptRuns } from "@/lib/db/runs/list-prompt-runs";
-import { seedExamples } from "@/lib/engine/seed-examples";
+import { seedExamples } from "@/lib/services/seed";
 import { getWorkbenchState } from "@/lib/db/workbench/workbench-state";
 import { setManualGrade } from "@/lib/db/runs/run-lifecycle";
-import { getRun } from "@/lib/engine/run-service";
+import { getRun } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import { userA, userB } from "../helpers/databases";
@@ -93,9 +93,9 @@ describe("prompt versions and manual grades", () => {
 
   it("seeds examples once per user, even when asked twice at once", async () => {
     const userC = "00000000-0000-4000-8000-00000000000c";
-    const results = await Promise.all([asUser(test.db, userC, (tx) => seedExamples(tx)), asUser(test.db, userC, (tx) => seedExamples(tx))]);
+    const results = await Promise.all([seedExamples(test, { userId: userC }), seedExamples(test, { userId: userC })]);
     expect(results.filter((result) => result.seeded)).toHaveLength(1);
-    expect((await asUser(test.db, userC, (tx) => seedExamples(tx))).seeded).toBe(false);
+    expect((await seedExamples(test, { userId: userC })).seeded).toBe(false);
     const counts = await asUser(test.db, userC, async (tx) => ({
       prompts: (await tx.query<{ n: number }>("select count(*)::int as n from prompts")).rows[0].n,
       graders: (await tx.query<{ n: number }>("select count(*)::int as n from prompts where type = 'grader'")).rows[0].n,

@@ -1,9 +1,8 @@
 import { seededSchema } from "@/lib/api/responses";
-import { asUser } from "@/lib/db/as-user";
-import { seedExamples } from "@/lib/engine/seed-examples";
 import { route } from "@/lib/server/route";
+import { seedExamples } from "@/lib/services/seed";
 
 export const dynamic = "force-dynamic";
 
 /** First load: an example prompt, grader, dataset and the mock models, once per user. */
-export const POST = route({ output: seededSchema }, async ({ caller, app }) => asUser(app.db, caller.userId, (tx) => seedExamples(tx)));
+export const POST = route({ output: seededSchema }, ({ caller, app }) => seedExamples(app, { userId: caller.userId }));
