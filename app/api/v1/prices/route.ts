@@ -1,28 +1,19 @@
 import { deletedSchema, priceListSchema, savedSchema } from "@/lib/api/responses";
 import { priceKeySchema, savePriceSchema } from "@/lib/api/schemas";
-import { asUser } from "@/lib/db/as-user";
-import { deleteUserPrice, listUserPrices, upsertUserPrice } from "@/lib/db/pricing/pricing";
-import { pricingReference } from "@/lib/providers/pricing-reference";
-import { HttpError } from "@/lib/server/http-errors";
 import { route } from "@/lib/server/route";
+import { deletePrice, listPrices, savePrice } from "@/lib/services/prices";
 
 export const dynamic = "force-dynamic";
 
 /** The caller's prices, and the shipped reference (with the date it was checked) they override. */
-export const GET = route({ output: priceListSchema }, async ({ caller, app }) => ({
-  prices: await asUser(app.db, caller.userId, (tx) => listUserPrices(tx)),
-  reference: pricingReference,
-}));
+export const GET = route({ output: priceListSchema }, ({ caller, app }) => listPrices(app, { userId: caller.userId }));
 
 /** Sets the caller's price of one model, per million tokens in and out. */
-export const PUT = route({ body: savePriceSchema, output: savedSchema }, async ({ caller, body, app }) => {
-  await asUser(app.db, caller.userId, (tx) => upsertUserPrice(tx, { ...body, perImage: body.perImage ?? null }));
-  return { saved: true as const };
-});
+export const PUT = route({ body: savePriceSchema, output: savedSchema }, ({ caller, body, app }) =>
+  savePrice(app, { userId: caller.userId, price: body }),
+);
 
 /** DELETE /api/v1/prices?provider=...&model=...: the reference price, if any, applies again. */
-export const DELETE = route({ query: priceKeySchema, output: deletedSchema }, async ({ caller, query: key, app }) => {
-  const deleted = await asUser(app.db, caller.userId, (tx) => deleteUserPrice(tx, key));
-  if (!deleted) throw new HttpError("not_found", `No price of yours for ${key.provider}/${key.model}.`);
-  return { deleted: true as const };
-});
+export const DELETE = route({ query: priceKeySchema, output: deletedSchema }, ({ caller, query: key, app }) =>
+  deletePrice(app, { userId: caller.userId, key }),
+);

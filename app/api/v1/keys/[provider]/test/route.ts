@@ -1,7 +1,7 @@
 import { keyTestResultSchema } from "@/lib/api/responses";
 import { providerParamsSchema, testProviderKeySchema } from "@/lib/api/schemas";
-import { isProviderError } from "@/lib/providers/provider-error";
 import { route } from "@/lib/server/route";
+import { testProviderKey } from "@/lib/services/keys";
 
 export const dynamic = "force-dynamic";
 
@@ -11,21 +11,5 @@ export const dynamic = "force-dynamic";
  */
 export const POST = route(
   { params: providerParamsSchema, body: testProviderKeySchema, output: keyTestResultSchema },
-  async ({ caller, params, body, app }) => {
-    const started = performance.now();
-    try {
-      const provider = await app.providers.resolve({ provider: params.provider, userId: caller.userId });
-      await provider.generate({
-        model: body.model,
-        prompt: "Say OK.",
-        params: { maxTokens: 1 },
-        variables: {},
-        signal: AbortSignal.timeout(20_000),
-      });
-      return { ok: true, latencyMs: Math.round(performance.now() - started) };
-    } catch (error) {
-      if (!isProviderError(error)) throw error;
-      return { ok: false, code: error.code, message: error.message };
-    }
-  },
+  ({ caller, params, body, app }) => testProviderKey(app, { userId: caller.userId, provider: params.provider, model: body.model }),
 );
