@@ -13,7 +13,8 @@ import { NotFoundError } from "@/lib/engine/errors";
 
 /**
  * Stores an upload of userId's, once per content: the same headers and rows uploaded again (under
- * any name) answer the dataset stored the first time, with alreadyStored, and store nothing.
+ * any name) answer the dataset stored the first time, renamed to the new upload's name, with
+ * alreadyStored, and store no rows.
  * Values become strings (null as ""); without headers, the rows' keys in order of appearance.
  */
 export async function createDataset(

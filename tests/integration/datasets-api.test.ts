@@ -146,16 +146,16 @@ describe("datasets API", () => {
         return rows[0];
       });
 
-    it("keeps the same file uploaded twice once, under any name, and says it was already stored", async () => {
+    it("keeps the same file uploaded twice once, under the latest name, and says it was already stored", async () => {
       const before = await countUploads();
       const firstResponse = await post({ name: "cities.csv", ...cities });
       expect(firstResponse.status).toBe(201);
       const first = await firstResponse.json();
       expect(first.alreadyStored).toBe(false);
       const again = await (await post({ name: "cities (1).csv", ...cities })).json();
-      expect(again).toEqual({ ...first, alreadyStored: true });
+      expect(again).toEqual({ ...first, name: "cities (1).csv", alreadyStored: true });
       expect(await countUploads()).toEqual({ datasets: before.datasets + 1, rows: before.rows + 2 });
-      expect((await listNames()).filter((name) => name.startsWith("cities"))).toEqual(["cities.csv"]);
+      expect((await listNames()).filter((name) => name.startsWith("cities"))).toEqual(["cities (1).csv"]);
 
       // Another row, or the columns in another order, is another dataset.
       const changed = await (await post({ name: "cities.csv", headers: ["city", "country"], rows: cities.rows.slice(0, 1) })).json();

@@ -3,8 +3,9 @@ import { insertDatasetRows } from "../runs/insert-dataset";
 
 /**
  * Stores an upload as the calling user, once per content: when the user already has a dataset
- * with this content hash, nothing is inserted and that dataset's id is answered (a deleted one
- * comes back, under the new upload's name). The insert's `on conflict do nothing` against the
+ * with this content hash, no rows are inserted and that dataset is answered, under the name just
+ * uploaded (the file a person just chose is the one they look for), and back in the list if it
+ * was deleted while a run kept it. The insert's `on conflict do nothing` against the
  * (user_id, content_hash) unique index makes two uploads of one file at once store it once: the
  * second waits for the first to commit, then finds its row.
  */
@@ -23,7 +24,7 @@ export async function storeUploadedDataset(
     return { id: inserted.rows[0].id, alreadyStored: false };
   }
   const { rows } = await tx.query<{ id: string }>(
-    `update datasets set deleted_at = null, name = case when deleted_at is null then name else $2 end
+    `update datasets set deleted_at = null, name = $2
       where content_hash = $1 and user_id = (select auth.uid())
       returning id`,
     [input.contentHash, input.name],
