@@ -25,15 +25,16 @@ interface BoundaryRule {
 
 const BROWSER_CODE = /^(components|lib\/client)\//;
 // Modules that the worker (cli/worker.ts), the CLI and vitest load without Next.
-const OUTSIDE_NEXT = /^(lib\/(db|engine|providers|auth|core)|cli)\//;
+const OUTSIDE_NEXT = /^(lib\/(db|engine|services|providers|auth|core)|cli)\//;
 // Only Next loads these: a route handler, or the server helpers that only route handlers import.
 const NEXT_ONLY = /^(lib\/server\/|app\/(.+\/)?route\.(ts|tsx)$)/;
+const ROUTE_HANDLER = /^app\/(.+\/)?route\.(ts|tsx)$/;
 
 const RULES: BoundaryRule[] = [
   {
     name: "browser code stays out of the server layers",
     from: BROWSER_CODE,
-    forbidden: /^lib\/(db|engine|server|auth|realtime)(\/|$)/,
+    forbidden: /^lib\/(db|engine|services|server|auth|realtime)(\/|$)/,
     why: "components/ and lib/client/ are bundled for the browser; what they need from the server is an API answer, typed in lib/api/types.ts (lib/realtime is the server's side of the events; subscribeToRun is in lib/client)",
   },
   {
@@ -53,6 +54,19 @@ const RULES: BoundaryRule[] = [
     from: /^lib\/providers\//,
     forbidden: /^lib\/(db|engine|server|realtime|auth)(\/|$)/,
     why: "adapters and the registry take credentials as arguments; lib/server/default-registry.ts wires them to stored keys",
+  },
+  {
+    name: "services stay below the server and away from the browser",
+    from: /^lib\/services\//,
+    forbidden: /^(lib\/(server|client)|components|app)(\/|$)/,
+    why: "the routes, the CLI and the worker call the same services in plain Node: lib/server has server-only, and an error with an HTTP meaning is a domain error of lib/engine/errors.ts that lib/server/http-errors.ts maps",
+  },
+  {
+    name: "route handlers reach the database through a service",
+    from: ROUTE_HANDLER,
+    forbidden: /^lib\/db(\/|$)/,
+    why: "a handler parses with route()'s schemas and calls one service of lib/services, which runs as the user (asUser) and holds the queries it needs",
+    direct: true,
   },
   {
     name: "the error table reads errors from errors modules only",
@@ -281,6 +295,43 @@ describe("layer boundaries", () => {
         rule,
       );
       expect(report).toEqual(['lib/server/http-errors.ts:1 imports "@/lib/db/runs/run-lifecycle" (lib/db/runs/run-lifecycle.ts)']);
+    });
+
+    it("flags a route handler importing lib/db, types included, and not one that calls a service", () => {
+      const rule = RULES.find(({ name }) => name.startsWith("route handlers reach"))!;
+      const report = crossings(
+        graphOf({
+          "app/api/v1/prompts/route.ts":
+            'import { asUser } from "@/lib/db/as-user";\nimport { listPrompts } from "@/lib/services/prompts";',
+          "app/api/v1/prompts/[id]/route.ts": 'import type { PromptRow } from "../../../../../lib/db/prompts/prompts";',
+          "app/api/v1/cache/route.ts": 'import { clearCache } from "@/lib/services/cache";',
+          "lib/services/prompts.ts": 'import { listPrompts } from "@/lib/db/prompts/prompts";',
+          "app/page.tsx": 'import { x } from "@/lib/db/database";',
+        }),
+        rule,
+      );
+      expect(report).toEqual([
+        'app/api/v1/prompts/[id]/route.ts:1 imports "../../../../../lib/db/prompts/prompts" (lib/db/prompts/prompts.ts)',
+        'app/api/v1/prompts/route.ts:1 imports "@/lib/db/as-user" (lib/db/as-user.ts)',
+      ]);
+    });
+
+    it("flags a service reaching lib/server, directly or through another module", () => {
+      const rule = RULES.find(({ name }) => name.startsWith("services stay below"))!;
+      const report = crossings(
+        graphOf({
+          "lib/services/keys.ts": 'import { HttpError } from "@/lib/server/http-errors";',
+          "lib/services/prompts.ts": 'import { helper } from "@/lib/engine/helper";\nimport { asUser } from "@/lib/db/as-user";',
+          "lib/engine/helper.ts": 'import { getAppContext } from "@/lib/server/context";',
+          "lib/services/cache.ts": 'import { Button } from "@/components/ui/button";',
+        }),
+        rule,
+      );
+      expect(report).toEqual([
+        'lib/engine/helper.ts:1 imports "@/lib/server/context" (lib/server/context.ts) (reached from lib/services/prompts.ts -> lib/engine/helper.ts)',
+        'lib/services/cache.ts:1 imports "@/components/ui/button" (components/ui/button)',
+        'lib/services/keys.ts:1 imports "@/lib/server/http-errors" (lib/server/http-errors.ts)',
+      ]);
     });
 
     it('allows "server-only" in lib/server and route handlers, and nowhere else', () => {
