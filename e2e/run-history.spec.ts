@@ -27,6 +27,11 @@ async function gradeCell(workbench: WorkbenchPage, row: number, column: string, 
   await expect(thumbs).not.toHaveAttribute("aria-busy", "true");
 }
 
+/** "Prompt abc v1, 26 Nov 12:20": a version's label, with the name it ran under and the date it first ran. */
+function versionLabel(name: string, version: number): RegExp {
+  return new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} v${version}, \\d{1,2} [A-Z][a-z]{2} \\d{2}:\\d{2}$`);
+}
+
 async function runIdInUrl(page: Page): Promise<string | null> {
   return new URL(page.url()).searchParams.get("run");
 }
@@ -80,8 +85,8 @@ test.describe("run history", () => {
     await expect(dialog.getByRole("heading", { name: "Run history" })).toBeVisible();
     const rows = dialog.getByTestId("history-run-row");
     await expect(rows).toHaveCount(2);
-    await expect(rows.nth(0).getByRole("cell").nth(1)).toHaveText(/^v2/);
-    await expect(rows.nth(1).getByRole("cell").nth(1)).toHaveText(/^v1/);
+    await expect(rows.nth(0).getByTestId("history-version")).toHaveText(versionLabel(prompt.name, 2));
+    await expect(rows.nth(1).getByTestId("history-version")).toHaveText(versionLabel(prompt.name, 1));
     const modelLines = (row: Locator) => row.getByRole("listitem");
     await expect(modelLines(rows.nth(0))).toHaveText([/^fast\s*1\.00/, /^echo\s*0\.00/]);
     await expect(modelLines(rows.nth(1))).toHaveText([/^fast\s*0\.50/, /^echo\s*1\.00/]);
@@ -92,8 +97,8 @@ test.describe("run history", () => {
     await saveScreenshot(page, "history-dialog");
 
     // Compare: the newest two are ticked; unticking one hides the comparison, ticking it back shows it.
-    const compareV1 = dialog.getByRole("checkbox", { name: /^Compare v1 / });
-    const compareV2 = dialog.getByRole("checkbox", { name: /^Compare v2 / });
+    const compareV1 = dialog.getByRole("checkbox", { name: /^Compare .* v1, / });
+    const compareV2 = dialog.getByRole("checkbox", { name: /^Compare .* v2, / });
     await expect(compareV1).toBeChecked();
     await expect(compareV2).toBeChecked();
     await compareV1.uncheck();
@@ -114,7 +119,7 @@ test.describe("run history", () => {
     expect(addedG).toBeGreaterThan(addedR);
     expect(removedR).toBeGreaterThan(removedG);
 
-    const changes = dialog.getByRole("table", { name: "Change per model from v1 to v2" });
+    const changes = dialog.getByRole("table", { name: /^Change per model from .* v1, .* to .* v2, / });
     const fastChange = changes.getByRole("row", { name: /^fast/ });
     const echoChange = changes.getByRole("row", { name: /^echo/ });
     await expect(fastChange.getByRole("cell").first()).toHaveText(/0\.50\s*→\s*to\s*1\.00/);
@@ -128,7 +133,7 @@ test.describe("run history", () => {
     await saveScreenshot(page, "history-compare");
 
     // Open v1: read-only, with its own text and grades, and no controls that change it.
-    await dialog.getByRole("button", { name: /^Open v1 / }).click();
+    await dialog.getByRole("button", { name: /^Open .* v1, / }).click();
     await expect(dialog).toBeHidden();
     const banner = page.getByTestId("history-banner");
     await expect(banner).toContainText(/Earlier run of v1, .*: read-only\./);
@@ -157,5 +162,45 @@ test.describe("run history", () => {
     await expect(workbench.cell(1, FAST).getByTestId("thumbs-button")).toHaveAttribute("data-manual-grade", "pass");
     await expect(workbench.cell(1, ECHO).getByTestId("thumbs-button")).toHaveAttribute("data-manual-grade", "fail");
     await expect(workbench.runButton).toBeEnabled();
+  });
+
+  test("tells two texts apart that both ran as v1, before and after a rename, by name and date", async ({ page }) => {
+    test.setTimeout(60_000);
+    const workbench = new WorkbenchPage(page);
+    const { prompt } = await openFreshWorkbench(page, {
+      text: "Summarise {{city}}.",
+      rows: [{ city: "Paris" }],
+      columns: [{ provider: "mock", model: "fast" }],
+    });
+    await workbench.runWithKeyboard();
+    await workbench.expectDone(1);
+    const firstRunId = await runIdInUrl(page);
+
+    // A rename starts the version at 1 again, and the next run keeps it there whatever the text.
+    const newName = `${prompt.name} short`;
+    await page.getByTestId("prompt-name").click();
+    await page.getByRole("textbox", { name: "Prompt name" }).fill(newName);
+    await page.getByRole("textbox", { name: "Prompt name" }).press("Enter");
+    await expect(page.getByTestId("prompt-name")).toHaveText(newName);
+    await workbench.writePrompt("Summarise {{city}} in one line.");
+    await workbench.runButton.click();
+    await expect.poll(() => runIdInUrl(page)).not.toBe(firstRunId);
+    await workbench.expectDone(1);
+    await expect(page.getByTestId("prompt-version")).toHaveText("v1");
+
+    await page.getByRole("button", { name: "History" }).click();
+    const dialog = page.getByTestId("history-dialog");
+    const rows = dialog.getByTestId("history-run-row");
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0).getByTestId("history-version")).toHaveText(versionLabel(newName, 1));
+    await expect(rows.nth(1).getByTestId("history-version")).toHaveText(versionLabel(prompt.name, 1));
+
+    // The comparison names both by name and date, and shows the two texts' difference.
+    const heading = dialog.getByRole("heading", { name: /^Prompt · / });
+    await expect(heading).toHaveText(
+      new RegExp(`^Prompt · ${versionLabel(prompt.name, 1).source.slice(1, -1)} → ${versionLabel(newName, 1).source.slice(1, -1)}$`),
+    );
+    await expect(dialog.getByTestId("history-diff")).toContainText("+1 −1 lines changed");
+    await saveScreenshot(page, "history-renamed-versions");
   });
 });

@@ -1,4 +1,4 @@
-// How the history names a run: "v6 · 26 Nov 14:02 · completed · 24 rows".
+// How the history names a run: "summary v6, 20 Nov 09:15 · 26 Nov 14:02 · completed · 24 rows".
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
 
 type DateOptions = {
@@ -30,15 +30,39 @@ export function formatVersion(version: number | null): string {
   return version === null ? "no version" : `v${version}`;
 }
 
+/** The parts of a run's version label: "summary v1" and the date that version first ran. */
+export function versionLabelParts(
+  run: Pick<PromptRunHistoryEntry, "version" | "versionName" | "versionSince">,
+  options: DateOptions = {},
+): { name: string; since: string | null } {
+  const version = formatVersion(run.version);
+  return {
+    name: run.version !== null && run.versionName ? `${run.versionName} ${version}` : version,
+    since: run.version !== null && run.versionSince ? formatRunDate(run.versionSince, options) : null,
+  };
+}
+
+/**
+ * "summary v1, 26 Nov 12:20": the version with the prompt's name it ran under and the date it
+ * first ran. A rename starts the counter at 1 again, so "v1" alone can name two texts.
+ */
+export function formatVersionLabel(
+  run: Pick<PromptRunHistoryEntry, "version" | "versionName" | "versionSince">,
+  options: DateOptions = {},
+): string {
+  const { name, since } = versionLabelParts(run, options);
+  return since ? `${name}, ${since}` : name;
+}
+
 /** "1 row", "24 rows". */
 export function formatRowCount(count: number): string {
   return `${count} ${count === 1 ? "row" : "rows"}`;
 }
 
-/** "v6 · 26 Nov 14:02 · completed · 24 rows": the run's one-line name in lists and labels. */
+/** "summary v6, 20 Nov 09:15 · 26 Nov 14:02 · completed · 24 rows": the run's one-line name in lists and labels. */
 export function describeRun(
-  run: Pick<PromptRunHistoryEntry, "version" | "createdAt" | "status" | "rowCount">,
+  run: Pick<PromptRunHistoryEntry, "version" | "versionName" | "versionSince" | "createdAt" | "status" | "rowCount">,
   options: DateOptions = {},
 ): string {
-  return [formatVersion(run.version), formatRunDate(run.createdAt, options), run.status, formatRowCount(run.rowCount)].join(" · ");
+  return [formatVersionLabel(run, options), formatRunDate(run.createdAt, options), run.status, formatRowCount(run.rowCount)].join(" · ");
 }

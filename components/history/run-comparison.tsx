@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { compareRuns } from "@/lib/client/compare-runs";
-import { formatRunDate, formatVersion } from "./describe-run";
+import { formatRunDate, formatVersionLabel } from "./describe-run";
 import { ModelChangesTable } from "./model-changes-table";
 import { PromptDiff } from "./prompt-diff";
 
@@ -30,7 +30,7 @@ export function RunComparison({ before, after }: RunComparisonProps) {
           afterVersionId={after.promptVersionId}
           beforeLabel={beforeLabel}
           afterLabel={afterLabel}
-          afterVersion={formatVersion(after.version)}
+          afterVersion={formatVersionLabel(after)}
         />
       </section>
       <section aria-label="Model changes" className="flex min-w-0 flex-col gap-2">
@@ -43,8 +43,11 @@ export function RunComparison({ before, after }: RunComparisonProps) {
   );
 }
 
-/** "v5", or "v5 (26 Nov 14:02)" when the other run ran the same version, to tell them apart. */
+/**
+ * "summary v5, 20 Nov 09:15", with the run's own start, "(26 Nov 14:02)", when the other run ran
+ * the same version, to tell them apart.
+ */
 function runLabel(run: PromptRunHistoryEntry, other: PromptRunHistoryEntry): string {
-  const version = formatVersion(run.version);
-  return run.version === other.version ? `${version} (${formatRunDate(run.createdAt)})` : version;
+  const version = formatVersionLabel(run);
+  return version === formatVersionLabel(other) ? `${version} (${formatRunDate(run.createdAt)})` : version;
 }

@@ -3,7 +3,7 @@
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { formatGrade, gradeOf } from "@/lib/client/compare-runs";
 import { formatUsd } from "@/lib/client/format-money";
-import { describeRun, formatRowCount, formatRunDate, formatVersion } from "./describe-run";
+import { describeRun, formatRowCount, formatRunDate, versionLabelParts } from "./describe-run";
 
 type RunHistoryTableProps = {
   runs: PromptRunHistoryEntry[];
@@ -32,7 +32,7 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
       <thead>
         <tr className="text-[11px] font-semibold tracking-wide text-zinc-600 uppercase">
           <HeaderCell className="w-[76px] text-center">Compare</HeaderCell>
-          <HeaderCell className="w-[92px]">Version</HeaderCell>
+          <HeaderCell className="w-[150px]">Version</HeaderCell>
           <HeaderCell className="w-[120px]">Started</HeaderCell>
           <HeaderCell className="w-[96px]">Status</HeaderCell>
           <HeaderCell className="w-[72px] text-right">Rows</HeaderCell>
@@ -69,10 +69,10 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
                   className="size-4 cursor-pointer accent-accent-strong"
                 />
               </BodyCell>
-              <BodyCell className="font-medium text-zinc-900">
-                {formatVersion(run.version)}
+              <BodyCell className="max-w-[180px] text-zinc-900">
+                <VersionLabel run={run} />
                 {current && (
-                  <span className="ml-1.5 rounded-full border border-accent-line bg-white px-1.5 py-px text-[10px] font-medium text-accent-strong">
+                  <span className="mt-1 inline-block rounded-full border border-accent-line bg-white px-1.5 py-px text-[10px] font-medium text-accent-strong">
                     shown
                   </span>
                 )}
@@ -100,6 +100,24 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
         })}
       </tbody>
     </table>
+  );
+}
+
+/** "summary v1" over the date that version first ran; read as "summary v1, 26 Nov 12:20". */
+function VersionLabel({ run }: { run: PromptRunHistoryEntry }) {
+  const { name, since } = versionLabelParts(run);
+  return (
+    <span data-testid="history-version">
+      <span className="block truncate font-medium" title={name}>
+        {name}
+      </span>
+      {since && (
+        <span className="block text-[11px] text-zinc-600 tabular-nums">
+          <span className="sr-only">, </span>
+          {since}
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -11,7 +11,8 @@ type ColumnRow = Omit<PromptRunHistoryEntry["models"][number], "averageGrade" | 
  * The caller's runs of a prompt, newest first, with per-model averages. Cells are summed per
  * status and hand grade in SQL (a few groups per column, whatever the run's size) and averaged by
  * averageGrade, the rule the grid uses, so the history and the grid never disagree. Costs count
- * the generator's and the grader's calls, with the grader's part apart.
+ * the generator's and the grader's calls, with the grader's part apart. Each run's version comes
+ * with the prompt's name it ran under and the date that version first ran.
  */
 export async function listPromptRuns(
   tx: Queryable,
@@ -21,6 +22,8 @@ export async function listPromptRuns(
     id: string;
     status: string;
     version: number | null;
+    version_name: string | null;
+    version_since: Date | null;
     prompt_version_id: string | null;
     created_at: Date;
     row_count: number;
@@ -29,7 +32,12 @@ export async function listPromptRuns(
     grader_model: { provider: string; model: string } | null;
     models: ColumnRow[] | null;
   }>(
-    `select r.id, r.status, v.version, r.prompt_version_id, r.created_at, r.row_count,
+    `select r.id, r.status, v.version, v.name as version_name, r.prompt_version_id, r.created_at, r.row_count,
+            -- when this name, number and text first ran: each run snapshots its own version row,
+            -- and after a rename two texts share "v1" (prompt_versions_prompt_idx serves this)
+            (select min(first.created_at) from prompt_versions first
+              where first.prompt_id = v.prompt_id and first.version = v.version
+                and first.name = v.name and first.text_hash = v.text_hash) as version_since,
             r.grader_version_id is not null as has_grader, gv.name as grader_name,
             case when r.grader_version_id is not null then r.config -> 'graderModel' end as grader_model,
             (select json_agg(json_build_object(
@@ -63,6 +71,8 @@ export async function listPromptRuns(
     id: row.id,
     status: row.status,
     version: row.version,
+    versionName: row.version_name,
+    versionSince: row.version_since ? new Date(row.version_since).toISOString() : null,
     promptVersionId: row.prompt_version_id,
     createdAt: new Date(row.created_at).toISOString(),
     rowCount: row.row_count,

@@ -28,6 +28,8 @@ function run(id: string, models: RunModelStats[]): PromptRunHistoryEntry {
     id,
     status: "completed",
     version: 1,
+    versionName: null,
+    versionSince: null,
     promptVersionId: null,
     createdAt: "2025-11-26T14:02:00.000Z",
     rowCount: 4,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
-import { describeRun, formatRunDate } from "@/components/history/describe-run";
+import { describeRun, formatRunDate, formatVersionLabel } from "@/components/history/describe-run";
 import { defaultSelection, selectedPair, toggleSelection } from "@/components/history/compare-selection";
 
 const NOW = new Date("2025-12-01T09:00:00Z");
@@ -10,6 +10,8 @@ function run(id: string, createdAt: string, values: Partial<PromptRunHistoryEntr
     id,
     status: "completed",
     version: 6,
+    versionName: null,
+    versionSince: null,
     promptVersionId: `version-${id}`,
     createdAt,
     rowCount: 24,
@@ -19,6 +21,28 @@ function run(id: string, createdAt: string, values: Partial<PromptRunHistoryEntr
     ...values,
   };
 }
+
+describe("formatVersionLabel", () => {
+  it("names the version with the prompt's name it ran under and the date it first ran", () => {
+    const since = "2025-11-26T12:20:00.000Z";
+    const before = run("a", since, { version: 1, versionName: "summary", versionSince: since });
+    const after = run("b", "2025-11-26T12:41:00.000Z", {
+      version: 1,
+      versionName: "summary-short",
+      versionSince: "2025-11-26T12:41:00.000Z",
+    });
+    expect(formatVersionLabel(before, { timeZone: "UTC", now: NOW })).toBe("summary v1, 26 Nov 12:20");
+    expect(formatVersionLabel(after, { timeZone: "UTC", now: NOW })).toBe("summary-short v1, 26 Nov 12:41");
+    expect(describeRun(before, { timeZone: "UTC", now: NOW })).toBe("summary v1, 26 Nov 12:20 · 26 Nov 12:20 · completed · 24 rows");
+  });
+
+  it("falls back to the number alone for a run without a kept name, and says when there is no version", () => {
+    expect(formatVersionLabel(run("a", "2025-11-26T12:20:00.000Z"))).toBe("v6");
+    expect(formatVersionLabel(run("a", "2025-11-26T12:20:00.000Z", { version: null, versionName: "x", versionSince: null }))).toBe(
+      "no version",
+    );
+  });
+});
 
 describe("describeRun", () => {
   it("names a run by version, start time, status and rows", () => {
