@@ -80,6 +80,8 @@ export const runSummarySchema = z.strictObject({
   hasGrader: z.boolean(),
   graderPromptId: z.string().nullable(),
   graderName: z.string().nullable(),
+  /** The model that grades every column; null with a grader: each column's own model (runs before graderModel was kept). */
+  graderModel: graderModelSchema.nullable(),
   datasetId: z.string().nullable(),
   datasetName: z.string().nullable(),
   columns: z.array(runColumnSchema),
@@ -87,8 +89,12 @@ export const runSummarySchema = z.strictObject({
   trials: z.number(),
   concurrency: z.number(),
   counts: cellCountsSchema,
-  /** Dollars spent so far (cells whose cost is known). */
+  /** Dollars spent so far (cells whose cost is known): generatorSpentUsd + graderSpentUsd. */
   spentUsd: z.number(),
+  /** The models' answers' part of spentUsd. */
+  generatorSpentUsd: z.number(),
+  /** The grader's calls' part of spentUsd. */
+  graderSpentUsd: z.number(),
   budgetUsd: z.number().nullable(),
   budgetMode: z.enum(["estimate", "strict", "off"]),
   error: z.string().nullable(),
@@ -117,10 +123,19 @@ export const runPlanSchema = z.strictObject({
       outputTokensSource: z.enum(["maxTokens", "history", "unknown"]),
       costUsd: z.number().nullable(),
       lowerBoundUsd: z.number().nullable(),
+      /** Generator and grader together, per cell. */
       costPerCellUsd: z.number().nullable(),
       priced: z.boolean(),
+      /** The model grading this column, or null without a grader. */
+      graderModel: graderModelSchema.nullable(),
+      graderInputTokens: z.number().nullable(),
+      graderOutputTokens: z.number().nullable(),
+      /** The grading's cost, apart from costUsd; null when unknown (then see graderLowerBoundUsd). */
+      graderCostUsd: z.number().nullable(),
+      graderLowerBoundUsd: z.number().nullable(),
     }),
   ),
+  /** Generators and graders together. */
   totalCostUsd: z.number(),
   totalIsLowerBound: z.boolean(),
   unpriced: z.array(z.string()),
@@ -238,10 +253,6 @@ export const promptRunHistoryEntrySchema = z.strictObject({
   id: z.string(),
   status: z.string(),
   version: z.number().nullable(),
-  /** The prompt's name when it ran: a rename starts the version at 1 again, so "v1" alone is ambiguous. */
-  versionName: z.string().nullable(),
-  /** When this version (name, number and text) first ran. */
-  versionSince: isoDate.nullable(),
   promptVersionId: z.string().nullable(),
   createdAt: isoDate,
   rowCount: z.number(),

@@ -123,7 +123,7 @@ export const createRunSchema = envelope({
   /** A grader prompt: stored (graderPromptId) or inline (grader). It sees the row and {{output}}. */
   graderPromptId: z.uuid().optional(),
   grader: z.string().min(1, "grader must not be empty").max(1_000_000).optional(),
-  /** The model that grades; by default each column's own model grades its cells. */
+  /** The model that grades every column; by default the first column's model. */
   graderModel: runModelSchema.omit({ params: true }).optional(),
   /** Stop scheduling before spent + in-flight estimates would pass this many US dollars. */
   budgetUsd: z.number().min(0).max(1_000_000).optional(),

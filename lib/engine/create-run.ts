@@ -166,6 +166,18 @@ async function planOrCreateRun(
       );
     }
 
+    // One model grades every column, by default the first column's: a model grading its own
+    // answers favours itself, and grades from different judges cannot be compared.
+    const graderText = grader ? grader.text : (input.grader ?? null);
+    const graderModel = graderText === null ? null : (input.graderModel ?? { provider: columns[0].provider, model: columns[0].model });
+    const graderShape = graderText === null ? null : templateShape(graderText);
+    const graderRowLengths =
+      graderShape === null
+        ? null
+        : dataset
+          ? await datasetRowLengths(tx, { datasetId: dataset.id, shape: graderShape })
+          : rowLengthsOf(graderShape, inlineRows);
+
     const plan = await planRun(tx, {
       rowLengths,
       renderRows: async (rowIndexes) => {
@@ -180,6 +192,7 @@ async function planOrCreateRun(
         const adapter = adapters.get(provider);
         return adapter?.countTokens ? (text: string) => adapter.countTokens!(model, text) : null;
       },
+      grader: graderModel && graderRowLengths ? { rowLengths: graderRowLengths, model: graderModel } : null,
     });
     if (dryRun) throw new DryRunDone(plan);
     const cells = rowCount * columns.length * trials;
@@ -250,7 +263,7 @@ async function planOrCreateRun(
       promptVersionId,
       graderPromptId: grader?.id ?? null,
       graderVersionId,
-      graderModel: graderVersionId && input.graderModel ? input.graderModel : null,
+      graderModel: graderVersionId ? graderModel : null,
       datasetId,
       rowCount,
       trials,

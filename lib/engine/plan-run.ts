@@ -2,6 +2,7 @@ import { computeCost } from "@/lib/core/cost";
 import { chooseTokenizerSample } from "@/lib/core/tokenizer-sample";
 import { estimateTokens, estimateTokensFromLength } from "@/lib/core/tokens";
 import type { Queryable } from "@/lib/db/database";
+import { averageGraderOutputTokens } from "@/lib/db/pricing/average-grader-output-tokens";
 import { averageOutputTokens, getUserPrice } from "@/lib/db/pricing/pricing";
 import { applicablePrice } from "./applicable-price";
 
@@ -25,10 +26,20 @@ export interface RunPlanEstimate {
     costUsd: number | null;
     /** The input's cost alone when the output's is unknown: what the model will cost at least. */
     lowerBoundUsd: number | null;
+    /** Generator and grader together per cell (the grader's floor when its output is unknown); null when unknown. */
     costPerCellUsd: number | null;
     priced: boolean;
+    /** The model grading this column's cells, or null without a grader. */
+    graderModel: { provider: string; model: string } | null;
+    /** The grader's input: its prompt with each row and the generator's expected answer. */
+    graderInputTokens: number | null;
+    /** The grader's output, from its earlier grades on this model; null when unknown. */
+    graderOutputTokens: number | null;
+    /** The grading of this column's cells; null when unknown (then see graderLowerBoundUsd). */
+    graderCostUsd: number | null;
+    graderLowerBoundUsd: number | null;
   }>;
-  /** Sum of the known costs, and of the floors of the others. */
+  /** Sum of the known costs, generator and grader, and of the floors of the others. */
   totalCostUsd: number;
   /** True when some model's cost is unknown, so the total is a lower bound. */
   totalIsLowerBound: boolean;
@@ -57,6 +68,8 @@ export async function planRun(
     trials: number;
     /** The model's tokenizer, when its provider has one; null otherwise. */
     tokenizerFor?: (column: { provider: string; model: string }) => Promise<((text: string) => Promise<number>) | null>;
+    /** The grader: the code points of its prompt rendered with each row (no answer yet), and its model. */
+    grader?: { rowLengths: ArrayLike<number>; model: { provider: string; model: string } } | null;
   },
 ): Promise<RunPlanEstimate> {
   const rowCount = Math.max(1, input.rowLengths.length);
@@ -65,6 +78,7 @@ export async function planRun(
   const sample = chooseTokenizerSample(input.rowLengths, { maxRows: tokenizeAllMaxRows, maxChars: tokenizeMaxChars });
   let sampleTexts: Promise<string[]> | null = null;
   const models: RunPlanEstimate["models"] = [];
+  const grading = input.grader ? await planGrading(tx, input.grader) : null;
   for (const column of input.columns) {
     const cells = rowCount * input.trials;
     const tokenize = (await input.tokenizerFor?.(column)) ?? null;
@@ -96,6 +110,8 @@ export async function planRun(
     const outputFree = price?.outputPerMTok === 0;
     const costUsd = computeCost({ tokensIn: inputTokens, tokensOut: outputTokens ?? (outputFree ? 0 : null), price });
     const floorUsd = costUsd ?? computeCost({ tokensIn: inputTokens, tokensOut: 0, price });
+    const grader = grading ? grading.cost({ generatorTokensPerCell: perCellOut, cells, trials: input.trials }) : null;
+    const graderPerCell = grader ? (grader.costUsd ?? grader.lowerBoundUsd) : 0;
     models.push({
       provider: column.provider,
       model: column.model,
@@ -106,15 +122,65 @@ export async function planRun(
       outputTokensSource: maxTokens != null ? "maxTokens" : history != null ? "history" : "unknown",
       costUsd,
       lowerBoundUsd: floorUsd,
-      costPerCellUsd: costUsd == null ? null : costUsd / cells,
+      // the claim function reserves this much per cell in flight, so it counts the grading too
+      costPerCellUsd: costUsd == null || graderPerCell == null ? null : (costUsd + graderPerCell) / cells,
       priced: price != null,
+      graderModel: input.grader?.model ?? null,
+      graderInputTokens: grader?.inputTokens ?? null,
+      graderOutputTokens: grader?.outputTokens ?? null,
+      graderCostUsd: grader?.costUsd ?? null,
+      graderLowerBoundUsd: grader?.lowerBoundUsd ?? null,
     });
   }
+  const unpriced = models.filter((model) => !model.priced).map((model) => `${model.provider}/${model.model}`);
+  if (grading && !grading.priced) unpriced.push(`${grading.model.provider}/${grading.model.model}`);
   return {
     cells: models.reduce((sum, model) => sum + model.cells, 0),
     models,
-    totalCostUsd: models.reduce((sum, model) => sum + (model.costUsd ?? model.lowerBoundUsd ?? 0), 0),
-    totalIsLowerBound: models.some((model) => model.costUsd == null),
-    unpriced: [...new Set(models.filter((model) => !model.priced).map((model) => `${model.provider}/${model.model}`))],
+    totalCostUsd: models.reduce(
+      (sum, model) => sum + (model.costUsd ?? model.lowerBoundUsd ?? 0) + (model.graderCostUsd ?? model.graderLowerBoundUsd ?? 0),
+      0,
+    ),
+    totalIsLowerBound: models.some((model) => model.costUsd == null || (model.graderModel !== null && model.graderCostUsd == null)),
+    unpriced: [...new Set(unpriced)],
+  };
+}
+
+/**
+ * The grader's share of a plan: per column, its input (its prompt with each row, plus the
+ * generator's answer, which it reads as {{output}}) and output (its earlier grades on the model),
+ * priced by the grading model. Unknown, with the input's cost as the floor, when the generator's
+ * answer length or the grader's is unknown.
+ */
+async function planGrading(
+  tx: Queryable,
+  grader: { rowLengths: ArrayLike<number>; model: { provider: string; model: string } },
+): Promise<{
+  model: { provider: string; model: string };
+  priced: boolean;
+  cost(input: { generatorTokensPerCell: number | null; cells: number; trials: number }): {
+    inputTokens: number;
+    outputTokens: number | null;
+    costUsd: number | null;
+    lowerBoundUsd: number | null;
+  };
+}> {
+  const rowCount = Math.max(1, grader.rowLengths.length);
+  let promptTokens = 0;
+  for (let index = 0; index < grader.rowLengths.length; index++) promptTokens += estimateTokensFromLength(grader.rowLengths[index]);
+  const price = applicablePrice({ ...grader.model, stored: await getUserPrice(tx, grader.model) });
+  const history = await averageGraderOutputTokens(tx, grader.model);
+  const perGradeOut = history == null ? null : Math.round(history);
+  return {
+    model: grader.model,
+    priced: price != null,
+    cost: ({ generatorTokensPerCell, cells, trials }) => {
+      const inputTokens = (promptTokens + (generatorTokensPerCell ?? 0) * rowCount) * trials;
+      const outputTokens = perGradeOut == null ? null : perGradeOut * cells;
+      const inputKnown = generatorTokensPerCell != null || price?.inputPerMTok === 0;
+      const outputKnown = outputTokens != null || price?.outputPerMTok === 0;
+      const costUsd = inputKnown && outputKnown ? computeCost({ tokensIn: inputTokens, tokensOut: outputTokens ?? 0, price }) : null;
+      return { inputTokens, outputTokens, costUsd, lowerBoundUsd: costUsd ?? computeCost({ tokensIn: inputTokens, tokensOut: 0, price }) };
+    },
   };
 }

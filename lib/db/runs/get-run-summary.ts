@@ -34,7 +34,9 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     finished_at: Date | null;
     columns: RunSummary["columns"];
     counts: Record<string, number> | null;
-    spent_usd: number | null;
+    generator_spent_usd: number | null;
+    grader_spent_usd: number | null;
+    grader_model: { provider: string; model: string } | null;
     budget_usd: number | null;
     budget_mode: RunSummary["budgetMode"];
     prompt_version: number | null;
@@ -45,7 +47,8 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     `select r.id, r.kind, r.status, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
             r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
             r.concurrency, r.error, r.created_at, r.started_at, r.finished_at, r.budget_usd, r.budget_mode,
-            (select coalesce(sum(cost_usd), 0) from run_cells where run_id = r.id) as spent_usd,
+            s.generator_spent_usd, s.grader_spent_usd,
+            case when r.grader_version_id is not null then r.config -> 'graderModel' end as grader_model,
             (select coalesce(json_agg(json_build_object('index', c.column_index, 'provider', c.provider,
                     'model', c.model, 'params', c.params) order by c.column_index), '[]')
                from run_columns c where c.run_id = r.id) as columns,
@@ -53,6 +56,9 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
                from (select status, count(*)::int as n from run_cells where run_id = r.id group by status) s) as counts
        from runs r left join prompt_versions v on v.id = r.prompt_version_id left join datasets d on d.id = r.dataset_id
             left join prompt_versions gv on gv.id = r.grader_version_id
+            cross join lateral (select coalesce(sum(cost_usd), 0) as generator_spent_usd,
+                                       coalesce(sum(grader_cost_usd), 0) as grader_spent_usd
+                                  from run_cells where run_id = r.id) s
       where r.id = $1`,
     [id],
   );
@@ -69,6 +75,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     hasGrader: row.grader_version_id !== null,
     graderPromptId: row.grader_prompt_id,
     graderName: row.grader_name,
+    graderModel: row.grader_model,
     datasetId: row.dataset_id,
     datasetName: row.dataset_name,
     columns: row.columns,
@@ -76,7 +83,9 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     trials: row.trials,
     concurrency: row.concurrency,
     counts: { ...emptyCounts(), ...(row.counts ?? {}) },
-    spentUsd: Number(row.spent_usd ?? 0),
+    spentUsd: Number(row.generator_spent_usd ?? 0) + Number(row.grader_spent_usd ?? 0),
+    generatorSpentUsd: Number(row.generator_spent_usd ?? 0),
+    graderSpentUsd: Number(row.grader_spent_usd ?? 0),
     budgetUsd: row.budget_usd,
     budgetMode: row.budget_mode,
     error: row.error,

@@ -23,7 +23,7 @@ export async function insertRunCells(
             case when skip then 'skipped' else 'queued' end,
             case when skip then now() end,
             case when skip then 'budget' end,
-            case when skip then format('Skipped: budget mode strict, and %s/%s has no price or no output estimate. Set a price in Settings -> Prices, or maxTokens.', col.provider, col.model) end
+            case when skip then format('Skipped: budget mode strict, and %s/%s (or the model grading it) has no price or no output estimate. Set a price in Settings -> Prices, or maxTokens.', col.provider, col.model) end
        from generate_series($2::int, $3::int - 1) as r(i)
        cross join (select c.*, ($5::boolean and c.estimated_cost_per_cell is null) as skip from run_columns c where c.run_id = $1) col
        cross join generate_series(0, $4::int - 1) as t(i)

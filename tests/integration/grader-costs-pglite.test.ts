@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeGraderCosts } from "./grader-costs-suite";
+
+describeGraderCosts("PGlite", createPgliteTestDatabase);
