@@ -3,6 +3,7 @@
 import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { formatGrade, gradeOf } from "@/lib/client/compare-runs";
 import { formatUsd } from "@/lib/client/format-money";
+import { ExportRunMenu } from "@/components/results/export-run-menu";
 import { describeRun, formatRowCount, formatRunDate, versionLabelParts } from "./describe-run";
 
 type RunHistoryTableProps = {
@@ -43,7 +44,7 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
               <span className="text-right">Cost</span>
             </span>
           </HeaderCell>
-          <HeaderCell className="w-[80px]">
+          <HeaderCell className="w-[150px]">
             <span className="sr-only">Actions</span>
           </HeaderCell>
         </tr>
@@ -83,7 +84,8 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
               <BodyCell>
                 <RunModels models={run.models} />
               </BodyCell>
-              <BodyCell className="text-right">
+              <BodyCell className="text-right whitespace-nowrap">
+                <ExportRunMenu runId={run.id} label={label} look="row" />{" "}
                 <button
                   type="button"
                   data-nav="open"

@@ -12,6 +12,7 @@ import { DatasetUploadButton } from "@/components/dataset/dataset-upload-button"
 import { RunStatusBar } from "@/components/run/run-status-bar";
 import { GraderSelect } from "@/components/toolbar/grader-select";
 import { MetricPill } from "@/components/toolbar/metric-pill";
+import { ExportRunMenu } from "./export-run-menu";
 import { ResultsGrid } from "./results-grid";
 
 type ResultsPanelProps = {
@@ -67,6 +68,7 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
         <div className="ml-2 min-w-0 flex-1">
           <RunStatusBar busy={session.busy} connection={session.connection} onAction={(action) => void session.act(action)} />
         </div>
+        {run && <ExportRunMenu runId={run.id} look="pill" />}
         <div className="shrink-0">
           <DatasetUploadButton onLoaded={setDataset} />
         </div>
