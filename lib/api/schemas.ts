@@ -24,7 +24,7 @@ export const MAX_PARAMS_DEPTH = 10;
  * A strict object of the API's envelope. A field it does not know is an error naming the field,
  * and the field it resembles when there is one (budget_usd: did you mean "budgetUsd"?).
  */
-function envelope<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+export function envelope<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return strictNaming(shape, "field");
 }
 

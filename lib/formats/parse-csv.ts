@@ -81,7 +81,7 @@ function checkedHeaders(fields: string[], file: string, line: number, delimiter:
  * Reads one record at a time. Fully empty lines are skipped; a line holding only `""` is a
  * record with one empty value.
  */
-class CsvRecordReader {
+export class CsvRecordReader {
   /** The line the record last returned by next() starts on. */
   recordLine = 0;
   private index = 0;
@@ -127,6 +127,7 @@ class CsvRecordReader {
             throw new DatasetParseError({
               file: this.file,
               row: quoteLine,
+              column: fields.length + 1,
               problem: "a quoted value is never closed.",
               hint: 'Add the closing quote, and write a quote inside a quoted value as two quotes ("").',
             });
@@ -153,6 +154,7 @@ class CsvRecordReader {
           throw new DatasetParseError({
             file: this.file,
             row: this.line,
+            column: fields.length + 1,
             problem: "a quoted value has text after its closing quote.",
             hint: 'End the value right after the closing quote, and write a quote inside a quoted value as two quotes ("").',
           });
