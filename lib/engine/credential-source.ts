@@ -81,7 +81,8 @@ export function createCredentialSource({
         message: `No ${factory.label} key: add one in Settings -> Keys${factory.envKey ? `, or set ${factory.envKey} in .env` : ""}.`,
       });
     }
-    return checked({ apiKey: envKey, baseURL: envBaseUrl ?? factory.defaultBaseURL }, envBaseUrl ? envBaseUrlName : "default");
+    const credentials = checked({ apiKey: envKey, baseURL: envBaseUrl ?? factory.defaultBaseURL }, envBaseUrl ? envBaseUrlName : "default");
+    return envBaseUrl || envKey ? credentials : { ...credentials, implicit: true };
 
     /** The credentials, once their URL passes the policy; `from` names where the URL came from, for the message. */
     function checked(credentials: { apiKey: string | null; baseURL: string | null }, from: string): ProviderCredentials {

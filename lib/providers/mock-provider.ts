@@ -31,7 +31,7 @@ const defaultBehaviour: MockBehaviour = {
 };
 
 /** The mock models offered in the picker, each a preset of behaviour. */
-export const mockModels: Record<string, { description: string; behaviour: Partial<MockBehaviour> }> = {
+export const mockModels: Record<string, { description: string; behaviour: Partial<MockBehaviour>; unlisted?: boolean }> = {
   echo: { description: "Echoes its input after about 300 ms", behaviour: { latencyMs: 200, jitterMs: 200 } },
   fast: { description: "Echoes its input at once", behaviour: {} },
   slow: { description: "Echoes its input after about 2 s", behaviour: { latencyMs: 1800, jitterMs: 400 } },
@@ -41,7 +41,8 @@ export const mockModels: Record<string, { description: string; behaviour: Partia
   },
   malformed: { description: "Answers with cut-off output", behaviour: { latencyMs: 100, malformedRate: 1 } },
   // the experiments spec's example rows say `mock,mock`
-  mock: { description: "Echoes its input at once (experiments CSV alias)", behaviour: {} },
+  // An alias for files, kept out of the picker: a person sees fast, which it is.
+  mock: { description: "Echoes its input at once (experiments CSV alias)", behaviour: {}, unlisted: true },
 };
 
 /** Counts the mock keeps about itself: how many calls, and how many at once at most. */
@@ -71,13 +72,15 @@ export function createMockProvider(options: MockProviderOptions = {}): TextProvi
       stats.peakInFlight = stats.inFlight;
     },
     async listModels(): Promise<ModelInfo[]> {
-      return Object.entries(mockModels).map(([model, preset]) => ({
-        provider: "mock",
-        model,
-        label: `Mock / ${model}`,
-        description: preset.description,
-        contextWindow: null,
-      }));
+      return Object.entries(mockModels)
+        .filter(([, preset]) => !preset.unlisted)
+        .map(([model, preset]) => ({
+          provider: "mock",
+          model,
+          label: `Mock / ${model}`,
+          description: preset.description,
+          contextWindow: null,
+        }));
     },
     async generate(request: TextGenerateRequest): Promise<TextGenerateResult> {
       const preset = mockModels[request.model];

@@ -19,6 +19,12 @@ export interface ProviderCredentials {
    * also refuses a host that resolves to one. Unset means allowed.
    */
   allowPrivateAddresses?: boolean;
+  /**
+   * True when nobody chose these: no saved entry and no environment variable, only the provider's
+   * default address (a local Ollama nobody set up). Such a provider that does not answer is not
+   * set up, rather than broken.
+   */
+  implicit?: boolean;
 }
 
 /** How to make a provider's adapter, and what it needs. */

@@ -94,7 +94,15 @@ export function createProviderRegistry(
       const settled = await Promise.allSettled(
         Object.values(factories).map(async (factory) => {
           const adapter = await this.resolve({ provider: factory.id, userId });
-          return { factory, models: await withTimeout(adapter.listModels(), listTimeoutMs, factory.label) };
+          try {
+            return { factory, models: await withTimeout(adapter.listModels(), listTimeoutMs, factory.label) };
+          } catch (error) {
+            // A provider nobody set up (only its default address, a local Ollama) that does not
+            // answer is simply not set up: its connection error means nothing to that person.
+            const credential = await credentials?.({ provider: factory.id, userId, factory });
+            if (credential?.implicit && isProviderError(error)) throw new ProviderError({ code: "auth", message: error.message });
+            throw error;
+          }
         }),
       );
       settled.forEach((outcome, index) => {
