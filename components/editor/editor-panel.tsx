@@ -169,7 +169,11 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
           </div>
         </div>
       </div>
-      <ErrorAlert message={session.error ?? setup.error} onDismiss={session.clearError} />
+      <ErrorAlert
+        message={session.error ?? setup.error}
+        onDismiss={session.clearError}
+        action={session.error && session.activeRunId ? { label: "Open that run", onClick: () => void session.openActiveRun() } : undefined}
+      />
 
       <section aria-labelledby="variables-heading" className="flex flex-col gap-1.5">
         <h2 id="variables-heading" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase">

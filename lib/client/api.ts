@@ -2,22 +2,27 @@
 // carrying the server's own `error.message` so the UI can show it as is.
 import type { CreateRunInput, Run, RunSummary } from "./run-types";
 
-/** An error answer from /api/v1, with the server's message, code and offending field. */
+/**
+ * An error answer from /api/v1, with the server's message, code and offending field, and the run
+ * a 409 to starting a run names (the prompt's run already in progress).
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | null;
   readonly field: string | null;
+  readonly runId: string | null;
 
-  constructor(message: string, options: { status: number; code?: string | null; field?: string | null }) {
+  constructor(message: string, options: { status: number; code?: string | null; field?: string | null; runId?: string | null }) {
     super(message);
     this.name = "ApiError";
     this.status = options.status;
     this.code = options.code ?? null;
     this.field = options.field ?? null;
+    this.runId = options.runId ?? null;
   }
 }
 
-type ErrorBody = { error?: { code?: string; message?: string; field?: string } };
+type ErrorBody = { error?: { code?: string; message?: string; field?: string; runId?: string } };
 
 /** Fetches path as JSON; throws an ApiError with the server's message on a non-2xx answer. */
 export async function requestJson<T>(path: string, init?: RequestInit): Promise<T> {
@@ -46,6 +51,7 @@ export async function requestJson<T>(path: string, init?: RequestInit): Promise<
       status: response.status,
       code: error?.code,
       field: error?.field,
+      runId: error?.runId,
     });
   }
   return body as T;

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { subscribeToRun, type ConnectionState } from "@/lib/client/subscribe-to-run";
-import { changeRun, createRun, getRun, type RunAction } from "./api";
+import { ApiError, changeRun, createRun, getRun, type RunAction } from "./api";
 import { useDraftStore } from "./draft-store";
 import { useRunStore } from "./run-store";
 import { isRunActive, type Cell, type CreateRunInput } from "./run-types";
@@ -15,6 +15,10 @@ export type RunSession = {
   error: string | null;
   showError(message: string): void;
   clearError(): void;
+  /** The prompt's run already in progress when the server refused to start another (409), else null. */
+  activeRunId: string | null;
+  /** Opens that run here and follows it, as if this tab had started it. */
+  openActiveRun(): Promise<void>;
   /** The live connection's state while following a run, else null. */
   connection: ConnectionState | null;
   /** True while `?run=` is being loaded on first render. */
@@ -58,6 +62,10 @@ function highestSeq(cells: Cell[]): number {
 export function useRunSession(initialRunId: string | null, initialReadOnly = false): RunSession {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // The run a 409 named, with the message that said so: the offer to open it lasts as long as
+  // that message is the one shown (another error, or none, replaces it).
+  const [refusal, setRefusal] = useState<{ runId: string; message: string } | null>(null);
+  const activeRunId = refusal && refusal.message === error ? refusal.runId : null;
   const [connection, setConnection] = useState<ConnectionState | null>(null);
   const [restoring, setRestoring] = useState(initialRunId !== null);
   const [readOnly, setReadOnly] = useState(initialRunId !== null && initialReadOnly);
@@ -160,12 +168,38 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         follow(run.id, (run as { cursor?: number }).cursor ?? 0);
       } catch (reason) {
         setError(`The run did not start: ${messageOf(reason)}`);
+        // One run per prompt: the server named the one already going (another tab, another client).
+        if (reason instanceof ApiError && reason.status === 409 && reason.runId) {
+          const message = "This prompt already has a run in progress, started in another tab or window. Open it to follow it here.";
+          setError(message);
+          setRefusal({ runId: reason.runId, message });
+        }
       } finally {
         setBusy(false);
       }
     },
     [follow, stopFollowing],
   );
+
+  const openActiveRun = useCallback(async () => {
+    if (!activeRunId) return;
+    setBusy(true);
+    try {
+      const run = await getRun({ id: activeRunId });
+      stopFollowing();
+      setReadOnly(false);
+      beforeHistoryRef.current = null;
+      useRunStore.getState().loadRun(run);
+      useDraftStore.getState().adoptRunColumns(run.columns);
+      showRunInAddressBar(run.id);
+      if (isRunActive(run.status)) follow(run.id, highestSeq(run.cells));
+      setError(null);
+    } catch (reason) {
+      setError(`Could not open run ${activeRunId}: ${messageOf(reason)}`);
+    } finally {
+      setBusy(false);
+    }
+  }, [activeRunId, follow, stopFollowing]);
 
   const act = useCallback(async (action: RunAction) => {
     const runId = useRunStore.getState().run?.id;
@@ -229,5 +263,19 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
 
   const clearError = useCallback(() => setError(null), []);
 
-  return { busy, error, showError: setError, clearError, connection, restoring, readOnly, start, act, openHistory, closeHistory };
+  return {
+    busy,
+    error,
+    showError: setError,
+    clearError,
+    activeRunId,
+    openActiveRun,
+    connection,
+    restoring,
+    readOnly,
+    start,
+    act,
+    openHistory,
+    closeHistory,
+  };
 }

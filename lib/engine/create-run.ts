@@ -1,8 +1,9 @@
 import type { CreateRunInput } from "@/lib/api/schemas";
 import type { RunSummary } from "@/lib/api/types";
 import { hashText } from "@/lib/core/cache-key";
+import { describeRunProblem, findRunProblem } from "@/lib/core/find-run-problem";
 import { renderedLength, templateShape, valueLengthsOf, type TemplateShape } from "@/lib/core/rendered-length";
-import { renderTemplate } from "@/lib/core/template";
+import { detectVariables, renderTemplate } from "@/lib/core/template";
 import { countCodePoints } from "@/lib/core/tokens";
 import { asUser } from "@/lib/db/as-user";
 import type { Database, Queryable } from "@/lib/db/database";
@@ -11,6 +12,7 @@ import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
 import { analyzeRunCells } from "@/lib/db/runs/analyze-run-cells";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
+import { findActiveRun } from "@/lib/db/runs/find-active-run";
 import { failPlannedRun } from "@/lib/db/runs/fail-planned-run";
 import { getChangeCursor } from "@/lib/db/runs/get-change-cursor";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
@@ -22,7 +24,7 @@ import { listDatasetValueLengths } from "@/lib/db/runs/list-dataset-value-length
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
-import { NotFoundError, ValidationError } from "./errors";
+import { ActiveRunError, NotFoundError, ValidationError } from "./errors";
 import { planRun, type RunPlanEstimate } from "./plan-run";
 import { checkCellCount, checkPromptSize, checkQueuedCells, checkRenderedSize, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
@@ -49,17 +51,30 @@ class DryRunDone extends Error {
 }
 
 /**
- * Creates a run for userId from a validated request: checks its size, snapshots the prompt as an
- * immutable version, stores inline rows as a dataset, and plans every cell, as the user (so RLS
- * checks each id the request names). A run of up to 10,000 cells is one transaction; a larger
- * one is created in status planned, its rows and cells inserted in transactions of 10,000, then
- * queued, so other requests are served meanwhile. Workers pick it up once it is queued.
+ * What createRun does with a prompt or grader variable that no dataset column provides:
+ * "refuse" (the default, as the workbench's validation dialog does) answers 400 naming each;
+ * "warn" starts the run anyway, each cell rendering the placeholder as written and carrying the
+ * experiments spec's warning (specs/experiments-cli.md: warn but continue). Only a caller that
+ * means it (the experiments runner) passes "warn".
+ */
+export type MissingVariablesRule = "refuse" | "warn";
+
+/**
+ * Creates a run for userId from a validated request: checks its size and that every variable has
+ * a column, snapshots the prompt as an immutable version, stores inline rows as a dataset, and
+ * plans every cell, as the user (so RLS checks each id the request names). A run of up to 10,000
+ * cells is one transaction; a larger one is created in status planned, its rows and cells
+ * inserted in transactions of 10,000, then queued, so other requests are served meanwhile.
+ * Workers pick it up once it is queued.
  */
 export async function createRun(
   deps: CreateRunDeps,
-  { userId, input }: { userId: string; input: CreateRunInput },
+  { userId, input, missingVariables = "refuse" }: { userId: string; input: CreateRunInput; missingVariables?: MissingVariablesRule },
 ): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
-  return (await planOrCreateRun(deps, { userId, input, dryRun: false })) as RunSummary & { plan: RunPlanEstimate; cursor: number };
+  return (await planOrCreateRun(deps, { userId, input, dryRun: false, missingVariables })) as RunSummary & {
+    plan: RunPlanEstimate;
+    cursor: number;
+  };
 }
 
 /**
@@ -71,7 +86,8 @@ export async function estimateRun(
   { userId, input }: { userId: string; input: CreateRunInput },
 ): Promise<RunPlanEstimate> {
   try {
-    await planOrCreateRun(deps, { userId, input, dryRun: true });
+    // an estimate is asked while the prompt is still being written: it never refuses a variable
+    await planOrCreateRun(deps, { userId, input, dryRun: true, missingVariables: "warn" });
   } catch (error) {
     if (error instanceof DryRunDone) return error.plan;
     throw error;
@@ -94,7 +110,12 @@ interface PendingRun {
 
 async function planOrCreateRun(
   { db, providers, limits: given }: CreateRunDeps,
-  { userId, input, dryRun }: { userId: string; input: CreateRunInput; dryRun: boolean },
+  {
+    userId,
+    input,
+    dryRun,
+    missingVariables,
+  }: { userId: string; input: CreateRunInput; dryRun: boolean; missingVariables: MissingVariablesRule },
 ): Promise<(RunSummary & { plan: RunPlanEstimate; cursor: number }) | undefined> {
   const limits = given ?? runLimitsFromEnv();
   input.models.forEach((column, index) => {
@@ -154,6 +175,16 @@ async function planOrCreateRun(
 
     const dataset = input.datasetId ? await getDatasetItem(tx, { id: input.datasetId }) : null;
     if (input.datasetId && !dataset) throw new NotFoundError(`Dataset ${input.datasetId} not found.`);
+    if (missingVariables === "refuse") {
+      const headers = dataset ? dataset.headers : inlineRows ? [...new Set(inlineRows.flatMap((row) => Object.keys(row)))] : null;
+      const graderText = grader ? grader.text : (input.grader ?? null);
+      const problem = findRunProblem(
+        detectVariables(promptText),
+        headers ? { headers } : null,
+        graderText === null ? null : { name: grader?.name ?? "Inline grader", variables: detectVariables(graderText) },
+      );
+      if (problem) throw new ValidationError(rowsField, describeRunProblem(problem, headers ?? []));
+    }
     const rowCount = dataset ? dataset.rowCount : (inlineRows?.length ?? 1);
     if (dataset) checkCellCount({ field: rowsField, rows: Math.max(1, rowCount), columns: columns.length, trials }, limits);
     let rowLengths = inlineLengths;
@@ -195,6 +226,12 @@ async function planOrCreateRun(
       grader: graderModel && graderRowLengths ? { rowLengths: graderRowLengths, model: graderModel } : null,
     });
     if (dryRun) throw new DryRunDone(plan);
+    // One unfinished run per prompt, whichever tab or client asks: a second would run a text
+    // the first tab's editor no longer shows.
+    if (prompt) {
+      const activeRunId = await findActiveRun(tx, { promptId: prompt.id });
+      if (activeRunId) throw new ActiveRunError(activeRunId);
+    }
     const cells = rowCount * columns.length * trials;
     checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: cells }, limits);
 

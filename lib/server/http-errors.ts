@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import {
+  ActiveRunError,
   InvalidInputError,
   NotFoundError,
   QueuedCellsLimitError,
@@ -26,9 +27,9 @@ export const httpErrors = {
 /** An error code of the API. */
 export type HttpErrorCode = keyof typeof httpErrors;
 
-/** The JSON body of every error answer. */
+/** The JSON body of every error answer; runId names the run a 409 on starting a run is about. */
 export interface ErrorBody {
-  error: { code: HttpErrorCode; message: string; field?: string };
+  error: { code: HttpErrorCode; message: string; field?: string; runId?: string };
 }
 
 /** A request that is wrong in a way the handler found itself. */
@@ -66,5 +67,6 @@ function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof TooLargeError) return { error: { code: "payload_too_large", message: error.message, field: error.field } };
   if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message, field: error.field } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };
+  if (error instanceof ActiveRunError) return { error: { code: "conflict", message: error.message, runId: error.runId } };
   return { error: { code: "internal", message: "Internal server error. The server log has the details." } };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
 import type { Run } from "@/lib/api/types";
 import type { Database } from "@/lib/db/database";
-import { createRun } from "@/lib/engine/create-run";
+import { createRun, type MissingVariablesRule } from "@/lib/engine/create-run";
 import { getRun } from "@/lib/services/runs";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -34,9 +34,14 @@ export function pgliteEngine(providers: ProviderRegistry): { readonly db: Databa
 /** Creates a run as userId and waits until it has completed. */
 export async function runToEnd(
   { db, providers }: { db: Database; providers: ProviderRegistry },
-  { userId, input, timeoutMs }: { userId: string; input: CreateRunInput; timeoutMs?: number },
+  {
+    userId,
+    input,
+    timeoutMs,
+    missingVariables,
+  }: { userId: string; input: CreateRunInput; timeoutMs?: number; missingVariables?: MissingVariablesRule },
 ): Promise<Run> {
-  const run = await createRun({ db, providers }, { userId, input });
+  const run = await createRun({ db, providers }, { userId, input, missingVariables });
   return waitFor(
     async () => {
       const current = await getRun({ db }, { userId, runId: run.id });

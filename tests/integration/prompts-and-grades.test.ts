@@ -16,8 +16,11 @@ describe("prompt versions and manual grades", () => {
 
   const test = pgliteEngine(providers);
 
-  const runPrompt = (promptId: string) =>
-    runToEnd({ db: test.db, providers }, { userId: userA, input: { promptId, models: [{ provider: "mock", model: "fast" }] } });
+  const runPrompt = (promptId: string, missingVariables?: "warn") =>
+    runToEnd(
+      { db: test.db, providers },
+      { userId: userA, input: { promptId, models: [{ provider: "mock", model: "fast" }] }, missingVariables },
+    );
   const versionOf = async (promptVersionId: string | null) =>
     (await test.db.query<{ version: number; text: string }>("select version, text from prompt_versions where id = $1", [promptVersionId]))
       .rows[0];
@@ -48,8 +51,8 @@ describe("prompt versions and manual grades", () => {
 
   it("lists, hides from other users, and deletes for good while runs keep their versions", async () => {
     const prompt = await asUser(test.db, userA, (tx) => insertPrompt(tx, { name: "Doomed", text: "Bye {{x}}", type: "grader" }));
-    // a missing variable is a warning on the cell, not a failure of the run
-    const run = await runPrompt(prompt.id);
+    // with the experiments runner's rule, a missing variable is a warning on the cell, not a refusal
+    const run = await runPrompt(prompt.id, "warn");
     expect(run.cells.map((cell) => [cell.status, cell.warnings])).toEqual([
       ["warning", ["Variable {{x}} in template has no value in row 1"]],
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRunProblem } from "@/lib/client/find-run-problem";
+import { describeRunProblem, findRunProblem } from "@/lib/core/find-run-problem";
 
 describe("findRunProblem", () => {
   it("lets a prompt without variables run without a dataset", () => {
@@ -31,5 +31,20 @@ describe("findRunProblem", () => {
 
   it("does not accept {{output}} in the generator prompt itself", () => {
     expect(findRunProblem(["output"], { headers: ["topic"] })?.generator).toEqual(["output"]);
+  });
+});
+
+describe("describeRunProblem", () => {
+  it("names each missing variable, and what to do, as the API's 400 says it", () => {
+    expect(describeRunProblem(findRunProblem(["topic", "tone", "audience"], { headers: ["topic", "extra"] })!, ["topic", "extra"])).toBe(
+      "The prompt uses {{tone}} and {{audience}}, which are not columns of the dataset. Its columns are: topic, extra. Rename a column or the variable so they match.",
+    );
+    expect(describeRunProblem(findRunProblem(["topic"], null)!, [])).toBe(
+      "The prompt uses {{topic}}, but the run has no dataset or rows. Give a dataset (or rows) with a column for each, or remove them from the prompt.",
+    );
+    const grader = findRunProblem([], { headers: [] }, { name: "Clarity", variables: ["output", "rubric", "a", "b"] })!;
+    expect(describeRunProblem(grader, [])).toBe(
+      'The grader "Clarity" uses {{rubric}}, {{a}} and {{b}}, which are neither columns of the dataset nor {{output}}. Its columns are: (none). Rename a column or the variable so they match.',
+    );
   });
 });

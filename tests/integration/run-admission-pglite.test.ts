@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeRunAdmission } from "./run-admission-suite";
+
+describeRunAdmission("PGlite", createPgliteTestDatabase);
