@@ -9,6 +9,7 @@ import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import { executeExperimentCell } from "./execute-experiment-cell";
 import type { PreparedCell } from "./prepare-cell";
 
 /** What executing a cell needs from the outside world. */
@@ -22,6 +23,8 @@ export interface ExecuteCellDeps {
   cacheTtlSeconds: number | null;
   /** Context windows already asked for, per provider/model (the worker keeps them). */
   contextWindows: Map<string, Promise<number | null>>;
+  /** Keeps the context window a provider reported for a run's column (an experiment's output shows it). */
+  recordContextWindow?: (input: { runId: string; columnIndex: number; contextWindow: number | null }) => Promise<void>;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function executeCell(
   prepared: PreparedCell,
   hit: CachedResponse | null,
 ): Promise<CellResult> {
+  if (settings.kind === "experiment") return executeExperimentCell(deps, settings, prepared, hit);
   const { cell } = prepared;
   const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
   const warnings = prepared.missing.map((name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`);
@@ -101,7 +105,7 @@ export async function executeCell(
       model: cell.model,
       prompt: prepared.input,
       params: cell.params,
-      variables: stringValues(cell.variables),
+      variables: prepared.variables,
       signal,
     });
     const latencyMs = deps.now() - started;

@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/database";
 import { pingDatabase } from "@/lib/db/ping-database";
 import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
+import { recordContextWindow } from "@/lib/db/runs/record-context-window";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
 import { applicablePrice } from "./applicable-price";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -74,6 +75,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const finished: CellResult[] = [];
   const settingsByRun = new Map<string, RunSettings>();
   const contextWindows = new Map<string, Promise<number | null>>();
+  // Columns whose context window is kept already: one statement per column, not per cell.
+  const recordedWindows = new Set<string>();
+  const keepContextWindow = async (input: { runId: string; columnIndex: number; contextWindow: number | null }) => {
+    const key = `${input.runId}:${input.columnIndex}`;
+    if (recordedWindows.has(key)) return;
+    recordedWindows.add(key);
+    await recordContextWindow(db, input);
+  };
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
   // Runs whose last claim found nothing more to run: after their next results, check if done.
@@ -193,7 +202,20 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const { cell } = prepared;
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
-    executeCell({ providers, now, random, stopSignal: stopController.signal, cacheTtlSeconds, contextWindows }, settings, prepared, hit)
+    executeCell(
+      {
+        providers,
+        now,
+        random,
+        stopSignal: stopController.signal,
+        cacheTtlSeconds,
+        contextWindows,
+        recordContextWindow: keepContextWindow,
+      },
+      settings,
+      prepared,
+      hit,
+    )
       .then(
         (result) => {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.

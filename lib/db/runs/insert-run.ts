@@ -19,6 +19,8 @@ export interface NewRun {
   budgetUsd: number | null;
   budgetMode: "estimate" | "strict" | "off";
   columns: Array<{ provider: string; model: string; params: Record<string, unknown>; estimatedCostPerCell: number | null }>;
+  /** Settings of the run's kind, kept in its config beside the cache flag (an experiment's files and header). */
+  kindConfig?: Record<string, unknown>;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
       JSON.stringify(run.providerConcurrency),
       run.maxAttempts,
       run.timeoutMs,
-      JSON.stringify(run.graderModel ? { cache: run.cache, graderModel: run.graderModel } : { cache: run.cache }),
+      JSON.stringify({ ...run.kindConfig, cache: run.cache, ...(run.graderModel ? { graderModel: run.graderModel } : {}) }),
       run.budgetUsd,
       run.budgetMode,
       run.graderPromptId,

@@ -18,6 +18,10 @@ export interface RunSettings {
   graderText: string | null;
   /** The model that grades; null: each column's own model grades its cells. */
   graderModel: { provider: string; model: string } | null;
+  /** What kind of run this is: an experiment's cells follow the experiments spec's rules (execute-cell.ts). */
+  kind: "workbench" | "experiment" | "eval" | "matrix" | "batch";
+  /** An experiment's CSV header, in order: its rows' variables are read in this order. */
+  experimentColumns: string[] | null;
 }
 
 /** The key of a model in RunSettings.prices. */
@@ -44,11 +48,14 @@ export async function loadRunSettings(
     cache: boolean;
     grader_text: string | null;
     grader_model: { provider: string; model: string } | null;
+    kind: RunSettings["kind"];
+    experiment_columns: string[] | null;
     columns: Array<{ provider: string; model: string; input: number | null; output: number | null; image: number | null; priced: boolean }>;
   }>(
     `select r.id, r.user_id, v.text, r.max_attempts, r.timeout_ms, r.concurrency,
             coalesce((r.config ->> 'cache')::boolean, true) as cache,
             g.text as grader_text, r.config -> 'graderModel' as grader_model,
+            r.kind, r.config -> 'experiment' -> 'columns' as experiment_columns,
             (select coalesce(json_agg(json_build_object(
                       'provider', c.provider, 'model', c.model, 'priced', p.id is not null,
                       'input', p.input_per_mtok, 'output', p.output_per_mtok, 'image', p.per_image)), '[]')
@@ -85,5 +92,7 @@ export async function loadRunSettings(
     prices,
     graderText: row.grader_text,
     graderModel: row.grader_model,
+    kind: row.kind,
+    experimentColumns: row.experiment_columns,
   };
 }

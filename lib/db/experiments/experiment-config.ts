@@ -1,0 +1,8 @@
+/** What an experiment run keeps in runs.config.experiment: its files' names and the CSV's header. */
+export interface ExperimentConfig {
+  promptFile: string;
+  contextFiles: string[];
+  experimentsFile: string;
+  /** The experiments CSV's header, in order: the output's first columns. */
+  columns: string[];
+}

@@ -1,0 +1,182 @@
+import type { CreateExperimentInput, ExperimentPlan, ExperimentSummary } from "@/lib/api/experiments";
+import { hashText } from "@/lib/core/cache-key";
+import { computeCost } from "@/lib/core/cost";
+import { concatenateDocuments } from "@/lib/core/experiment-document";
+import { renderTemplate } from "@/lib/core/template";
+import { countCodePoints, estimateTokens } from "@/lib/core/tokens";
+import { asUser } from "@/lib/db/as-user";
+import type { Database } from "@/lib/db/database";
+import type { ExperimentConfig } from "@/lib/db/experiments/experiment-config";
+import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
+import { priceBook } from "@/lib/db/pricing/pricing";
+import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
+import { insertDataset } from "@/lib/db/runs/insert-dataset";
+import { insertExperimentCells } from "@/lib/db/runs/insert-experiment-cells";
+import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
+import { insertRun } from "@/lib/db/runs/insert-run";
+import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
+import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
+import { readExperimentsCsv, type ExperimentsTable } from "@/lib/formats/read-experiments-csv";
+import { applicablePrice } from "./applicable-price";
+import { InvalidInputError } from "./errors";
+import { checkCellCount, checkPromptSize, checkQueuedCells, runLimitsFromEnv, type RunLimits } from "./run-limits";
+
+/** What planning an experiment needs. */
+export interface CreateExperimentDeps {
+  db: Database;
+  limits?: RunLimits;
+}
+
+// The experiments spec's rows are few (tens to thousands): one transaction holds them all.
+const maxExperimentRows = 100_000;
+
+/** The files of an experiment read and checked: everything a run or a dry run needs, before any query. */
+export interface CheckedExperiment {
+  document: string;
+  table: ExperimentsTable;
+  /** Distinct provider/model pairs in order of first appearance: the run's columns. */
+  targets: Array<{ provider: string; model: string }>;
+  columnOfRow: number[];
+  config: ExperimentConfig;
+}
+
+/**
+ * Reads an experiment's files as the experiments spec does: the CSV (errors naming file, line
+ * and column become a 400), the document of the prompt and context files, and one target per
+ * distinct provider/model. Nothing is sent and nothing stored.
+ */
+export function checkExperiment(input: CreateExperimentInput, limits: RunLimits = runLimitsFromEnv()): CheckedExperiment {
+  let table: ExperimentsTable;
+  try {
+    table = readExperimentsCsv(input.experiments.text, input.experiments.name);
+  } catch (error) {
+    if (error instanceof ExperimentFileError) throw new InvalidInputError(error.message, "experiments");
+    throw error;
+  }
+  if (table.rows.length === 0) {
+    throw new InvalidInputError(
+      `${input.experiments.name}: the file has a header but no experiments. Add one line per experiment below the header.`,
+      "experiments",
+    );
+  }
+  if (table.rows.length > maxExperimentRows) {
+    throw new InvalidInputError(
+      `${input.experiments.name}: ${table.rows.length} experiments; at most ${maxExperimentRows} run at once. Split the file.`,
+      "experiments",
+    );
+  }
+  checkCellCount({ field: "experiments", rows: table.rows.length, columns: 1, trials: 1 }, limits);
+  const document = concatenateDocuments([input.prompt, ...input.contexts]);
+  checkPromptSize({ field: "prompt", what: "prompt and context files together", length: countCodePoints(document) }, limits);
+
+  const targets: Array<{ provider: string; model: string }> = [];
+  const index = new Map<string, number>();
+  const columnOfRow = table.rows.map((row) => {
+    const key = `${row.provider}\u0000${row.model}`;
+    let column = index.get(key);
+    if (column === undefined) {
+      column = targets.length;
+      index.set(key, column);
+      targets.push({ provider: row.provider, model: row.model });
+    }
+    return column;
+  });
+  return {
+    document,
+    table,
+    targets,
+    columnOfRow,
+    config: {
+      promptFile: input.prompt.name,
+      contextFiles: input.contexts.map((file) => file.name),
+      experimentsFile: input.experiments.name,
+      columns: table.columns,
+    },
+  };
+}
+
+/**
+ * Creates an experiment run for userId: kind `experiment`, the document as an immutable prompt
+ * version, the CSV's rows as a dataset, one column per provider/model and one cell per row, queued
+ * in one transaction. The engine runs it like any run (limits, cache when asked, crash safety);
+ * its cells follow the experiments spec's rules (execute-experiment-cell.ts).
+ */
+export async function createExperiment(
+  { db, limits = runLimitsFromEnv() }: CreateExperimentDeps,
+  { userId, input }: { userId: string; input: CreateExperimentInput },
+): Promise<ExperimentSummary> {
+  const checked = checkExperiment(input, limits);
+  const { table } = checked;
+  return asUser(db, userId, async (tx) => {
+    checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: table.rows.length }, limits);
+    const promptVersionId = await insertPromptVersion(tx, {
+      promptId: null,
+      version: 1,
+      name: input.prompt.name,
+      type: "generator",
+      text: checked.document,
+      textHash: hashText(checked.document),
+    });
+    const datasetId = await insertDataset(tx, {
+      name: input.experiments.name,
+      source: "experiment",
+      headers: table.columns,
+      rows: table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column, row.values[index]]))),
+    });
+    const runId = await insertRun(tx, {
+      kind: "experiment",
+      promptId: null,
+      promptVersionId,
+      graderPromptId: null,
+      graderVersionId: null,
+      graderModel: null,
+      datasetId,
+      rowCount: table.rows.length,
+      trials: 1,
+      concurrency: input.concurrency,
+      providerConcurrency: {},
+      maxAttempts: input.retries + 1,
+      timeoutMs: Math.round(input.timeoutSeconds * 1000),
+      cache: input.cache,
+      budgetUsd: null,
+      budgetMode: "off",
+      columns: checked.targets.map((target) => ({ ...target, params: input.params, estimatedCostPerCell: null })),
+      kindConfig: { experiment: checked.config },
+    });
+    await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow });
+    await queuePlannedRun(tx, { runId });
+    return (await getExperimentSummary(tx, { id: runId }))!;
+  });
+}
+
+/**
+ * A dry run (the CLI's --dry-run): the rows, and per model the rows, the spec's input-token
+ * estimate of the rendered text and its cost where a price is known. Nothing is sent or stored.
+ */
+export async function planExperiment(
+  { db, limits = runLimitsFromEnv() }: CreateExperimentDeps,
+  { userId, input }: { userId: string; input: CreateExperimentInput },
+): Promise<ExperimentPlan> {
+  const checked = checkExperiment(input, limits);
+  const stored = await asUser(db, userId, (tx) => priceBook(tx));
+  const warnings = new Set<string>();
+  const models = checked.targets.map((target) => ({ ...target, rows: 0, inputTokens: 0, estimatedCostUsd: 0 as number | null }));
+  checked.table.rows.forEach((row, index) => {
+    const rendered = renderTemplate(checked.document, row.variables);
+    for (const name of rendered.missing) warnings.add(`Variable {{${name}}} in template has no value in experiment row ${row.number}`);
+    const model = models[checked.columnOfRow[index]];
+    const tokens = estimateTokens(rendered.text);
+    model.rows += 1;
+    model.inputTokens += tokens;
+  });
+  for (const model of models) {
+    const price = applicablePrice({
+      provider: model.provider,
+      model: model.model,
+      stored: stored.get(`${model.provider}/${model.model}`) ?? null,
+    });
+    // Input only: what a model will answer is not known before it answers.
+    model.estimatedCostUsd = price ? computeCost({ tokensIn: model.inputTokens, tokensOut: 0, price }) : null;
+  }
+  return { rowCount: checked.table.rows.length, models, warnings: [...warnings] };
+}
