@@ -375,6 +375,8 @@ export const workbenchStateSchema = z.strictObject({
   datasetId: z.string().nullable(),
   graderPromptId: z.string().nullable(),
   columns: z.array(z.strictObject({ provider: z.string(), model: z.string(), params: z.record(z.string(), z.unknown()) })),
+  /** The newest workbench run of the active prompt (the page reopens it on `/`), or null. */
+  latestRunId: z.string().nullable(),
 });
 
 /** PATCH /api/v1/runs/{id}/cells/{cellId}: the grade stored. */

@@ -13,27 +13,37 @@ export interface WorkbenchState {
   datasetId: string | null;
   graderPromptId: string | null;
   columns: SavedColumn[];
+  /** The newest workbench run of the active prompt, which the page reopens on `/`; read, never written. */
+  latestRunId: string | null;
 }
 
-const EMPTY: WorkbenchState = { activePromptId: null, datasetId: null, graderPromptId: null, columns: [] };
+/** The parts of the setup a person changes. */
+export type WorkbenchChange = Partial<Omit<WorkbenchState, "latestRunId">>;
+
+const EMPTY: WorkbenchState = { activePromptId: null, datasetId: null, graderPromptId: null, columns: [], latestRunId: null };
 
 /**
  * The caller's setup. Ids whose prompt or dataset is gone (deleted, or never the caller's: RLS
- * hides those) read as null, so the browser never opens something it cannot load.
+ * hides those) read as null, so the browser never opens something it cannot load. The latest run
+ * is found through runs_user_idx (RLS narrows to the caller, newest first), so no index on
+ * prompt_id is needed for it.
  */
 export async function getWorkbenchState(tx: Queryable): Promise<WorkbenchState> {
   const { rows } = await tx.query<WorkbenchState>(
     `select (select p.id from prompts p where p.id = s.active_prompt_id) as "activePromptId",
             (select d.id from datasets d where d.id = s.dataset_id) as "datasetId",
             (select g.id from prompts g where g.id = s.grader_prompt_id and g.type = 'grader') as "graderPromptId",
-            s.columns
+            s.columns,
+            (select r.id from runs r
+              where r.prompt_id = s.active_prompt_id and r.kind = 'workbench'
+              order by r.created_at desc, r.id desc limit 1) as "latestRunId"
        from workbench_state s`,
   );
   return rows[0] ?? EMPTY;
 }
 
 /** Which of these ids name rows the caller can see: prompts, datasets, grader prompts. */
-async function findInvisible(tx: Queryable, change: Partial<WorkbenchState>): Promise<string | null> {
+async function findInvisible(tx: Queryable, change: WorkbenchChange): Promise<string | null> {
   const checks: Array<[string | null | undefined, string, string]> = [
     [change.activePromptId, "select 1 from prompts where id = $1", "activePromptId"],
     [change.datasetId, "select 1 from datasets where id = $1", "datasetId"],
@@ -51,11 +61,11 @@ async function findInvisible(tx: Queryable, change: Partial<WorkbenchState>): Pr
  */
 export async function updateWorkbenchState(
   tx: Queryable,
-  change: Partial<WorkbenchState>,
+  change: WorkbenchChange,
 ): Promise<{ state: WorkbenchState } | { invisible: string }> {
   const invisible = await findInvisible(tx, change);
   if (invisible) return { invisible };
-  const has = (key: keyof WorkbenchState) => change[key] !== undefined;
+  const has = (key: keyof WorkbenchChange) => change[key] !== undefined;
   await tx.query(
     `insert into workbench_state (active_prompt_id, dataset_id, grader_prompt_id, columns)
      values ($1, $2, $3, coalesce($4::jsonb, '[]'))
