@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 import { proxyBufferBytes, readBodyLimits } from "./lib/server/body-limits";
 import { securityHeadersFromEnv } from "./lib/server/security-headers";
+import { sourceHash } from "./scripts/build-check.mjs";
 
 const config: NextConfig = {
   // PGlite ships WASM and a data bundle it loads from its own folder; pg has optional native bits;
@@ -8,6 +9,9 @@ const config: NextConfig = {
   // time from node_modules, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "node-llama-cpp"],
   poweredByHeader: false,
+  // The build's id is the hash of its sources, so `npm start` can tell a current build from a stale
+  // one (scripts/build-check.mjs) whoever built it.
+  generateBuildId: () => sourceHash({ root: process.cwd() }),
   experimental: {
     // Next.js copies a request body for proxy.ts and silently cuts the route's copy at this size
     // (10 MB by default, which cut a 50 MB dataset upload short): the largest body limit plus 1 MB.

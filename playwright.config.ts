@@ -37,11 +37,12 @@ export default defineConfig({
   webServer: externalBaseUrl
     ? undefined
     : {
-        // Builds if needed, then `next start` on port 3100 with a fresh PGlite data folder.
+        // Builds if the build is missing or older than the sources, then `next start` on port 3100
+        // with a fresh PGlite data folder; the time allows for that build on two busy cores.
         command: "node scripts/e2e-server.mjs",
         url: `http://127.0.0.1:${port}`,
         reuseExistingServer: false,
-        timeout: 180_000,
+        timeout: 600_000,
         stdout: "pipe",
         stderr: "pipe",
       },

@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // Playwright's webServer: the production build on port E2E_PORT (3100) with a fresh PGlite folder.
-// `npm test` builds first; run `npx next build` yourself before `npx playwright test`.
+// `npm test` builds first; a build that is missing or older than the sources is made here (the same
+// check as `npm start`), so a test never runs against old code.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ensureBuild } from "./build-check.mjs";
 
-if (!existsSync(".next/BUILD_ID")) {
-  console.error("No production build in .next: run `npx next build` first (npm test does).");
-  process.exit(1);
-}
+ensureBuild({ root: path.join(import.meta.dirname, "..") });
 const dataDir = mkdtempSync(path.join(tmpdir(), "parallaxr-e2e-"));
 const port = process.env.E2E_PORT ?? "3100";
 // Idle sockets are kept longer than any pause in a test: with Node's 5 s default, a request that
