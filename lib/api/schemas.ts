@@ -194,6 +194,14 @@ export const savePriceSchema = envelope({
 /** Query of DELETE /api/v1/prices. */
 export const priceKeySchema = queryParams({ provider: z.string().min(1).max(40), model: z.string().min(1).max(200) });
 
+/**
+ * Body of POST /api/v1/limits/reset-throttle: the credential whose adaptive limit to lift, a
+ * provider id, or "mock/<model>" for a mock model (each is a credential of its own).
+ */
+export const resetThrottleSchema = envelope({
+  credential: z.string().regex(/^[a-z0-9-]{1,40}(\/[A-Za-z0-9._:-]{1,100})?$/, "credential must be a provider id, or mock/<model>"),
+});
+
 /** Body of PUT /api/v1/limits/{provider}: null lifts a limit. */
 export const saveLimitsSchema = envelope({
   maxConcurrency: z.int().min(1).max(1024).nullable(),

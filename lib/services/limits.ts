@@ -2,8 +2,8 @@ import type { z } from "zod";
 import type { saveLimitsSchema } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
-import { listProviderLimits, saveProviderLimits, type ProviderLimits } from "@/lib/db/limits/provider-limits";
-import { InvalidInputError } from "@/lib/engine/errors";
+import { listProviderLimits, resetThrottle, saveProviderLimits, type ProviderLimits } from "@/lib/db/limits/provider-limits";
+import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 
 /** userId's limits per provider, with the engine's current adaptive limit after 429s. */
@@ -18,5 +18,19 @@ export async function saveLimits(
 ): Promise<{ saved: true }> {
   if (!providers.has(provider)) throw new InvalidInputError(`Unknown provider "${provider}".`, "provider");
   await asUser(db, userId, (tx) => saveProviderLimits(tx, { provider, ...limits }));
+  return { saved: true };
+}
+
+/**
+ * Lifts the engine's throttle of one of userId's credentials (Settings -> Limits' Reset); the next
+ * claim may use the user's full limit again. 404 when the credential is not throttled.
+ */
+export async function resetThrottleOf(
+  { db }: { db: Database },
+  { userId, credential }: { userId: string; credential: string },
+): Promise<{ saved: true }> {
+  if (!(await asUser(db, userId, (tx) => resetThrottle(tx, { credential })))) {
+    throw new NotFoundError(`${credential} is not throttled.`, "credential");
+  }
   return { saved: true };
 }

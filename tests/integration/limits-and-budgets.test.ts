@@ -70,10 +70,10 @@ describe("credential limits, AIMD, budgets and plans", () => {
     const adaptiveLimit = async () =>
       (
         await test.db.query<{ adaptive_limit: number | null }>(
-          "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock'",
+          "select adaptive_limit from provider_limits where user_id = $1 and provider = 'mock/fast'",
           [userB],
         )
-      ).rows[0].adaptive_limit;
+      ).rows[0]?.adaptive_limit ?? null;
     // one attempt: the 429 is the cell's final result, so no success can raise the limit in between
     const throttledCell = async (tag: string) => {
       const run = await createRun(
@@ -115,9 +115,10 @@ describe("credential limits, AIMD, budgets and plans", () => {
     await throttledCell("a");
     expect(await adaptiveLimit()).toBe(4);
     // a later 429 (more than a second after the last decrease) halves the lowered limit, not the cap
-    await test.db.query("update provider_limits set decreased_at = now() - interval '2 seconds' where user_id = $1 and provider = 'mock'", [
-      userB,
-    ]);
+    await test.db.query(
+      "update provider_limits set decreased_at = now() - interval '2 seconds' where user_id = $1 and provider = 'mock/fast'",
+      [userB],
+    );
     await throttledCell("b");
     expect(await adaptiveLimit()).toBe(2);
 

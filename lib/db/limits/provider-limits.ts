@@ -1,6 +1,10 @@
 import type { Queryable } from "../database";
 
-/** A user's limits for one provider, and the engine's current adaptive limit. */
+/**
+ * A user's limits for one provider, and the engine's current adaptive limit. provider names a
+ * credential: a provider, or "mock/<model>", whose rows hold only a throttle (mock models are
+ * separate credentials, supabase/migrations/0012_credentials_and_active_runs.sql).
+ */
 export interface ProviderLimits {
   provider: string;
   maxConcurrency: number | null;
@@ -26,6 +30,20 @@ export async function listProviderLimits(tx: Queryable): Promise<ProviderLimits[
     tokensPerMinute: row.tokens_per_minute,
     adaptiveLimit: row.adaptive_limit == null ? null : Math.floor(row.adaptive_limit),
   }));
+}
+
+/**
+ * Lifts the engine's throttle of one of the caller's credentials (a provider, or "mock/<model>"),
+ * keeping their own limits; answers whether there was one.
+ */
+export async function resetThrottle(tx: Queryable, { credential }: { credential: string }): Promise<boolean> {
+  const { rows } = await tx.query(
+    `update provider_limits set adaptive_limit = null, decreased_at = null, updated_at = now()
+      where provider = $1 and adaptive_limit is not null
+     returning 1`,
+    [credential],
+  );
+  return rows.length > 0;
 }
 
 /** Sets the caller's limits for a provider; a new maximum also resets the engine's throttle. */
