@@ -106,7 +106,7 @@ if (process.argv[2] === "build") {
       rmSync(log, { force: true });
       const result = spawnSync(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
         cwd: tmpdir(),
-        env: { PATH: process.env.PATH ?? "", PORT: "3999" },
+        env: { PATH: process.env.PATH ?? "", PORT: "3999", NODE_ENV: "production" },
         encoding: "utf8",
       });
       expect(result.status, result.stderr).toBe(0);
