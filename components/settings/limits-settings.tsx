@@ -10,11 +10,20 @@ import { SettingsButton } from "./settings-controls";
 import { SettingsPageHeading } from "./settings-page-heading";
 import { GaugeIcon } from "@/components/ui/icons";
 
-type Loaded = { providers: CatalogProvider[]; limits: Map<string, ProviderLimit> };
+type Loaded = { providers: CatalogProvider[]; limits: Map<string, ProviderLimit>; throttles: ProviderLimit[] };
 
 async function loadLimits(): Promise<Loaded> {
   const [catalog, limits] = await Promise.all([getModelCatalog(), listLimits()]);
-  return { providers: catalog.providers, limits: new Map(limits.map((limit) => [limit.provider, limit])) };
+  return {
+    providers: catalog.providers,
+    limits: new Map(limits.map((limit) => [limit.provider, limit])),
+    throttles: limits.filter((limit) => limit.adaptiveLimit !== null),
+  };
+}
+
+/** The throttled credentials of a provider: its own, and for the mock each model's ("mock/flaky"). */
+function throttlesOf(providerId: string, throttles: ProviderLimit[]): ProviderLimit[] {
+  return throttles.filter((limit) => limit.provider === providerId || limit.provider.startsWith(`${providerId}/`));
 }
 
 /** Settings -> Limits: how hard Parallaxr may call each provider, and where it throttled itself. */
@@ -29,7 +38,7 @@ export function LimitsSettings() {
         <GaugeIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-strong" />
         <p>
           Runs call each provider at most this hard, across all your runs. Leave a field empty for no limit. When a provider answers 429,
-          Parallaxr lowers its concurrency for a while and says so here.
+          Parallaxr lowers its concurrency for a while (each mock model on its own) and says so here, with a way to reset it.
         </p>
       </div>
 
@@ -46,7 +55,13 @@ export function LimitsSettings() {
       {loaded && (
         <div className="divide-y divide-zinc-200 overflow-hidden rounded-lg border border-zinc-200 bg-white">
           {loaded.providers.map((provider) => (
-            <ProviderLimitRow key={provider.id} provider={provider} limit={loaded.limits.get(provider.id) ?? null} onSaved={reload} />
+            <ProviderLimitRow
+              key={provider.id}
+              provider={provider}
+              limit={loaded.limits.get(provider.id) ?? null}
+              throttles={throttlesOf(provider.id, loaded.throttles)}
+              onSaved={reload}
+            />
           ))}
         </div>
       )}

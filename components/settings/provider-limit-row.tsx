@@ -1,13 +1,15 @@
 "use client";
 
 import { useId, useState } from "react";
-import { saveLimit, type ProviderLimit } from "@/lib/client/limits-api";
+import { resetThrottle, saveLimit, type ProviderLimit } from "@/lib/client/limits-api";
 import { useAction } from "@/lib/client/use-action";
 import { inputClassName, SettingsButton } from "./settings-controls";
 
 type ProviderLimitRowProps = {
   provider: { id: string; label: string };
   limit: ProviderLimit | null;
+  /** The provider's throttled credentials: itself, or for the mock its models ("mock/flaky"). */
+  throttles: ProviderLimit[];
   onSaved(): void;
 };
 
@@ -21,8 +23,8 @@ const FIELDS: { key: Field; label: string; short: string }[] = [
 
 const text = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
 
-/** One provider's limits: three whole numbers (empty is no limit), Save, and any throttling. */
-export function ProviderLimitRow({ provider, limit, onSaved }: ProviderLimitRowProps) {
+/** One provider's limits: three whole numbers (empty is no limit), Save, and any throttling with a Reset for each. */
+export function ProviderLimitRow({ provider, limit, throttles, onSaved }: ProviderLimitRowProps) {
   const id = useId();
   const [values, setValues] = useState<Record<Field, string>>({
     maxConcurrency: text(limit?.maxConcurrency),
@@ -67,13 +69,7 @@ export function ProviderLimitRow({ provider, limit, onSaved }: ProviderLimitRowP
           <h2 id={`${id}-heading`} className="text-sm font-medium text-zinc-900">
             {provider.label}
           </h2>
-          {limit?.adaptiveLimit != null ? (
-            <p className="text-xs font-medium text-amber-800">Throttled to {limit.adaptiveLimit} after rate limits</p>
-          ) : saved ? (
-            <p className="text-xs text-emerald-800">Saved</p>
-          ) : (
-            <p className="text-xs text-zinc-600">{provider.id}</p>
-          )}
+          {saved ? <p className="text-xs text-emerald-800">Saved</p> : <p className="text-xs text-zinc-600">{provider.id}</p>}
         </div>
         {FIELDS.map(({ key, label, short }) => (
           <div key={key} className="flex flex-col gap-1">
@@ -97,11 +93,49 @@ export function ProviderLimitRow({ provider, limit, onSaved }: ProviderLimitRowP
           Save
         </SettingsButton>
       </form>
+      {throttles.length > 0 && (
+        <ul aria-label={`Throttled after rate limits: ${provider.label}`} className="flex flex-col gap-1.5">
+          {throttles.map((throttle) => (
+            <ThrottleItem key={throttle.provider} throttle={throttle} onReset={onSaved} />
+          ))}
+        </ul>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-700">
           {error}
         </p>
       )}
     </section>
+  );
+}
+
+/** One throttled credential: how far Parallaxr lowered its concurrency, and Reset to lift it now. */
+function ThrottleItem({ throttle, onReset }: { throttle: ProviderLimit; onReset(): void }) {
+  const { busy, error, run } = useAction();
+  return (
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md bg-amber-50 px-3 py-1.5 text-xs text-amber-900">
+      <span className="min-w-0 flex-1">
+        <span className="font-mono font-medium">{throttle.provider}</span>: throttled to {throttle.adaptiveLimit} concurrent{" "}
+        {throttle.adaptiveLimit === 1 ? "request" : "requests"} after rate limits
+      </span>
+      <SettingsButton
+        disabled={busy}
+        aria-label={`Reset the throttle of ${throttle.provider}`}
+        className="h-7"
+        onClick={() =>
+          void run(async () => {
+            await resetThrottle({ credential: throttle.provider });
+            onReset();
+          })
+        }
+      >
+        Reset
+      </SettingsButton>
+      {error && (
+        <p role="alert" className="basis-full text-red-700">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }

@@ -15,3 +15,8 @@ export async function listLimits(): Promise<ProviderLimit[]> {
 export function saveLimit({ provider, ...limits }: { provider: string } & SaveLimitsRequest): Promise<unknown> {
   return requestJson(`/api/v1/limits/${encodeURIComponent(provider)}`, { method: "PUT", body: JSON.stringify(limits) });
 }
+
+/** Lifts the throttle Parallaxr put on a credential (a provider, or mock/<model>) after 429s. */
+export function resetThrottle({ credential }: { credential: string }): Promise<unknown> {
+  return requestJson("/api/v1/limits/reset-throttle", { method: "POST", body: JSON.stringify({ credential }) });
+}
