@@ -32,7 +32,11 @@ export type PreparedUpload = {
  */
 export async function parseDatasetFile(file: File): Promise<ParsedDataset> {
   const answer = await inWorker(file, undefined);
-  if (answer === null) return parseOnMainThread(file);
+  if (answer === null) {
+    // the same shape either way: the worker's answer has no delimiter (only an upload reports one)
+    const { headers, rows } = await parseOnMainThread(file);
+    return { headers, rows };
+  }
   return { headers: answer.headers, rows: answer.rows };
 }
 
