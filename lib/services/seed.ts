@@ -5,19 +5,21 @@ import { insertPrompt } from "@/lib/db/prompts/prompts";
 import { insertDataset } from "@/lib/db/runs/insert-dataset";
 import { updateWorkbenchState } from "@/lib/db/workbench/workbench-state";
 
-const examplePrompt = `Explain {{topic}} to {{audience}} in two or three sentences.
-Put the explanation inside <response></response> tags.`;
+// The answer's form shows what goes in it, so a model fills it in; the mock models, which echo
+// their input, answer with the form itself, naming the row's topic, and the grader grades that.
+const examplePrompt = `Explain {{topic}} to {{audience}} in two or three sentences, in this form:
+<response>(your explanation of {{topic}} for {{audience}})</response>`;
 
-// The answer's form comes last: a model answers after the prompt, and the grade is read from the
-// last <response> section, so even the mock models (which echo their input) show a grade.
+// The grade's form comes last and empty: a model answers after the prompt and the grade is read from
+// the last <response> section; a mock model fills the empty form with a made-up grade (the same
+// for the same answer), so the first run with the mocks shows a spread of grades.
 const exampleGrader = `You are grading an explanation of {{topic}} written for {{audience}}.
 
 Explanation:
 {{output}}
 
 Is it accurate, and would {{audience}} understand it? Think inside <thinking></thinking>, then
-give a grade from 0 (wrong or unclear) to 1 (accurate and clear), in this form:
-<response>0.8</response>`;
+give a grade from 0 (wrong or unclear) to 1 (accurate and clear) inside <response></response>.`;
 
 const exampleRows = [
   { topic: "photosynthesis", audience: "a ten-year-old" },
@@ -42,10 +44,16 @@ export async function seedExamples({ db }: { db: Database }, { userId }: { userI
     });
     if (added === 0) return { seeded: false };
     const prompt = await insertPrompt(tx, { name: "Explain it simply", text: examplePrompt, type: "generator" });
-    await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
+    const grader = await insertPrompt(tx, { name: "Clarity grader", text: exampleGrader, type: "grader" });
     const datasetId = await insertDataset(tx, { name: "topics.csv", source: "manual", headers: ["topic", "audience"], rows: exampleRows });
-    // Open the example on the first visit, with the first mock model, so the grid is not empty.
-    await updateWorkbenchState(tx, { activePromptId: prompt.id, datasetId, columns: [{ provider: "mock", model: "echo", params: {} }] });
+    // Open the example on the first visit, with the first mock model, so the grid is not empty, and
+    // its grader, so the first run shows grades.
+    await updateWorkbenchState(tx, {
+      activePromptId: prompt.id,
+      datasetId,
+      graderPromptId: grader.id,
+      columns: [{ provider: "mock", model: "echo", params: {} }],
+    });
     return { seeded: true };
   });
 }

@@ -106,16 +106,21 @@ describe("prompt versions and manual grades", () => {
       models: (await tx.query<{ n: number }>("select count(*)::int as n from models")).rows[0].n,
     }));
     expect(counts).toEqual({ prompts: 2, graders: 1, datasets: 1, models: 2 });
-    // the first visit opens the example prompt and dataset with the first mock model
+    // the first visit opens the example prompt, grader and dataset with the first mock model
     const state = await asUser(test.db, userC, getWorkbenchState);
     const example = await asUser(
       test.db,
       userC,
       async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'generator'")).rows[0].id,
     );
+    const exampleGrader = await asUser(
+      test.db,
+      userC,
+      async (tx) => (await tx.query<{ id: string }>("select id from prompts where type = 'grader'")).rows[0].id,
+    );
     expect(state).toMatchObject({
       activePromptId: example,
-      graderPromptId: null,
+      graderPromptId: exampleGrader,
       columns: [{ provider: "mock", model: "echo", params: {} }],
     });
     const exampleDataset = await asUser(
