@@ -58,7 +58,7 @@ async function focusStop(page: Page): Promise<FocusStop> {
       area: box.width * box.height,
       gridCell: element.dataset.gridRow !== undefined,
       inTable: element.closest("table") !== null,
-      inDialog: element.closest("dialog[open]") !== null,
+      inDialog: element.closest('[role="dialog"]') !== null,
     };
   });
 }

@@ -39,21 +39,6 @@ export function PromptHeader({
   // about 150px otherwise, too little to read a name of twenty characters.
   const [renaming, setRenaming] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
-  // The dialog reports one close up to twice (cancel, then close); only the first returns focus,
-  // or a late second one would pull focus out of whatever the user opened next.
-  const dialogOpen = useRef(false);
-
-  function openDeleteDialog() {
-    dialogOpen.current = true;
-    setPendingDelete(active);
-  }
-
-  function closeDeleteDialog() {
-    if (!dialogOpen.current) return;
-    dialogOpen.current = false;
-    setPendingDelete(null);
-    menuButtonRef.current?.focus();
-  }
 
   return (
     // Relative: the prompts menu opens from here, full width available, above the editor (z-50).
@@ -78,7 +63,7 @@ export function PromptHeader({
         blockedReason={disabled ? disabledReason : null}
         onSwitch={onSwitch}
         onCreate={onCreate}
-        onDeleteRequest={openDeleteDialog}
+        onDeleteRequest={() => setPendingDelete(active)}
         buttonRef={menuButtonRef}
       />
       <p
@@ -91,11 +76,12 @@ export function PromptHeader({
       </p>
       <DeletePromptDialog
         name={pendingDelete?.name ?? null}
-        onClose={closeDeleteDialog}
+        onClose={() => setPendingDelete(null)}
         onConfirm={() => {
           if (pendingDelete) onDelete(pendingDelete.id);
-          closeDeleteDialog();
+          setPendingDelete(null);
         }}
+        returnFocus={menuButtonRef}
       />
     </div>
   );

@@ -56,14 +56,12 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
   }, []);
 
   // Loaded once up front so the picker opens ready, and again at each opening (a key may have
-  // been added in Settings since). The dialog's own effect has run showModal() by now (a child's
-  // effects run first), so the filter can take the focus from the dialog's first button.
+  // been added in Settings since). The filter takes the focus as the dialog opens (initialFocus).
   useEffect(refreshCatalog, [refreshCatalog]);
   useEffect(() => {
     if (!open) return;
     setFilter("");
     refreshCatalog();
-    filterRef.current?.focus();
   }, [open, refreshCatalog]);
 
   const view = catalog ?? (models ? catalogOf(models) : null);
@@ -119,6 +117,7 @@ export function ModelPickerDialog({ open, title, actionLabel, current, models, l
       title={title}
       testId="model-picker-dialog"
       widthClassName="w-[min(420px,calc(100vw-32px))] h-[min(640px,85vh)]"
+      initialFocus={filterRef}
     >
       <div className="shrink-0 border-b border-zinc-100 px-3 py-2">
         <input

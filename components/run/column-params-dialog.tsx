@@ -1,9 +1,9 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import type { ColumnParams } from "@/lib/client/draft-store";
 import { inputClassName, SettingsButton } from "@/components/settings/settings-controls";
-import { keepTabInDialog, useModalOpen } from "@/components/ui/modal-dialog";
+import { DialogDescription, DialogShell, DialogTitle } from "@/components/ui/dialog-shell";
 
 type ColumnParamsDialogProps = {
   open: boolean;
@@ -64,18 +64,27 @@ export function describeParams(params: ColumnParams): string {
 }
 
 /** The model parameters of one column (temperature, max tokens, top-p, stops, system prompt). */
-export function ColumnParamsDialog({ open, columnName, params, disabledReason, onClose, onSave }: ColumnParamsDialogProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+export function ColumnParamsDialog({ open, onClose, ...formProps }: ColumnParamsDialogProps) {
+  return (
+    <DialogShell
+      open={open}
+      onClose={onClose}
+      described
+      closeOnOutsideClick={false}
+      className="max-h-[calc(100vh-38px)] w-[min(480px,calc(100vw-32px))] overflow-auto"
+    >
+      {/* Mounted with each opening, so its fields start from the column's params of that moment. */}
+      <ParamsForm onClose={onClose} {...formProps} />
+    </DialogShell>
+  );
+}
+
+function ParamsForm({ columnName, params, disabledReason, onClose, onSave }: Omit<ColumnParamsDialogProps, "open">) {
   const id = useId();
+  // params are read when the dialog opens, not while the person types.
   const [fields, setFields] = useState<Fields>(() => toFields(params));
   const [errors, setErrors] = useState<FieldErrors>({});
   const readOnly = disabledReason !== null;
-
-  // params are read when the dialog opens, not while the person types.
-  useModalOpen(dialogRef, open, () => {
-    setFields(toFields(params));
-    setErrors({});
-  });
 
   function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -113,74 +122,64 @@ export function ColumnParamsDialog({ open, columnName, params, disabledReason, o
   );
 
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby={`${id}-title`}
-      onClose={onClose}
-      onKeyDown={keepTabInDialog}
-      className="m-auto w-[min(480px,calc(100vw-32px))] rounded-xl border border-accent-line bg-white p-0 text-left font-normal text-zinc-900 shadow-xl backdrop:bg-zinc-900/30"
-    >
-      <form onSubmit={handleSubmit} className="flex flex-col gap-4 p-5">
-        <div className="flex flex-col gap-0.5">
-          <h2 id={`${id}-title`} className="text-base font-semibold">
-            Parameters · {columnName}
-          </h2>
-          <p className="text-xs text-zinc-600">
-            Empty fields use the provider&apos;s default. A provider that ignores one says so on each cell.
-          </p>
-        </div>
-        {disabledReason && <p className="rounded-lg bg-zinc-100 px-3 py-2 text-xs text-zinc-700">{disabledReason}</p>}
-        <div className="grid grid-cols-3 gap-3">
-          {numberField("temperature", "Temperature", "0 – 2")}
-          {numberField("maxTokens", "Max tokens", "default")}
-          {numberField("topP", "Top-p", "0 – 1")}
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-stops`} className="text-xs font-medium text-zinc-700">
-            Stop sequences <span className="font-normal text-zinc-500">(one per line)</span>
-          </label>
-          <textarea
-            id={`${id}-stops`}
-            rows={2}
-            value={fields.stopSequences}
-            onChange={set("stopSequences")}
-            readOnly={readOnly}
-            className={`${inputClassName} h-auto py-1.5 font-mono text-[13px]`}
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-system`} className="text-xs font-medium text-zinc-700">
-            System prompt
-          </label>
-          <textarea
-            id={`${id}-system`}
-            rows={3}
-            value={fields.system}
-            onChange={set("system")}
-            readOnly={readOnly}
-            className={`${inputClassName} h-auto py-1.5`}
-          />
-        </div>
-        <div className="flex justify-end gap-2">
-          {!readOnly && (
-            <SettingsButton
-              onClick={() => {
-                setFields(toFields({}));
-                setErrors({});
-              }}
-              className="mr-auto"
-            >
-              Clear all
-            </SettingsButton>
-          )}
-          <SettingsButton onClick={onClose}>{readOnly ? "Close" : "Cancel"}</SettingsButton>
-          {!readOnly && (
-            <SettingsButton type="submit" tone="primary">
-              Save parameters
-            </SettingsButton>
-          )}
-        </div>
-      </form>
-    </dialog>
+    <form onSubmit={handleSubmit} className="flex flex-col gap-4 p-5">
+      <div className="flex flex-col gap-0.5">
+        <DialogTitle className="text-base font-semibold">Parameters · {columnName}</DialogTitle>
+        <DialogDescription className="text-xs text-zinc-600">
+          Empty fields use the provider&apos;s default. A provider that ignores one says so on each cell.
+        </DialogDescription>
+      </div>
+      {disabledReason && <p className="rounded-lg bg-zinc-100 px-3 py-2 text-xs text-zinc-700">{disabledReason}</p>}
+      <div className="grid grid-cols-3 gap-3">
+        {numberField("temperature", "Temperature", "0 – 2")}
+        {numberField("maxTokens", "Max tokens", "default")}
+        {numberField("topP", "Top-p", "0 – 1")}
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-stops`} className="text-xs font-medium text-zinc-700">
+          Stop sequences <span className="font-normal text-zinc-500">(one per line)</span>
+        </label>
+        <textarea
+          id={`${id}-stops`}
+          rows={2}
+          value={fields.stopSequences}
+          onChange={set("stopSequences")}
+          readOnly={readOnly}
+          className={`${inputClassName} h-auto py-1.5 font-mono text-[13px]`}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label htmlFor={`${id}-system`} className="text-xs font-medium text-zinc-700">
+          System prompt
+        </label>
+        <textarea
+          id={`${id}-system`}
+          rows={3}
+          value={fields.system}
+          onChange={set("system")}
+          readOnly={readOnly}
+          className={`${inputClassName} h-auto py-1.5`}
+        />
+      </div>
+      <div className="flex justify-end gap-2">
+        {!readOnly && (
+          <SettingsButton
+            onClick={() => {
+              setFields(toFields({}));
+              setErrors({});
+            }}
+            className="mr-auto"
+          >
+            Clear all
+          </SettingsButton>
+        )}
+        <SettingsButton onClick={onClose}>{readOnly ? "Close" : "Cancel"}</SettingsButton>
+        {!readOnly && (
+          <SettingsButton type="submit" tone="primary">
+            Save parameters
+          </SettingsButton>
+        )}
+      </div>
+    </form>
   );
 }
