@@ -39,10 +39,11 @@ export function PromptHeader({
   // about 150px otherwise, too little to read a name of twenty characters.
   const [renaming, setRenaming] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLDivElement>(null);
 
   return (
     // Relative: the prompts menu opens from here, full width available, above the editor (z-50).
-    <div className="relative flex h-8 min-w-0 items-center gap-1.5">
+    <div ref={headerRef} className="relative flex h-8 min-w-0 items-center gap-1.5">
       {active ? (
         <>
           <PromptNameField key={active.id} name={active.name} onRename={onRename} onEditingChange={setRenaming} />
@@ -65,6 +66,7 @@ export function PromptHeader({
         onCreate={onCreate}
         onDeleteRequest={() => setPendingDelete(active)}
         buttonRef={menuButtonRef}
+        anchorRef={headerRef}
       />
       <p
         aria-live="polite"

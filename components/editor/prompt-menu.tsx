@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import * as Menu from "@radix-ui/react-dropdown-menu";
+import { useCallback, useId, useRef, useState } from "react";
 import type { PromptItem, PromptType } from "@/lib/client/workbench-types";
 import { ChevronDownIcon } from "@/components/ui/icons";
 
@@ -11,154 +12,135 @@ type PromptMenuProps = {
   blockedReason: string | null;
   onSwitch(id: string): void;
   onCreate(type: PromptType): void;
-  /** "Delete “name”…" was picked: the caller asks for confirmation. */
+  /** "Delete “name”…" was picked: the caller asks for confirmation (and takes the focus). */
   onDeleteRequest(): void;
   /** The chevron button, so the caller can give it focus back after the delete dialog. */
   buttonRef: React.RefObject<HTMLButtonElement | null>;
+  /** The header the menu hangs from: its left edge and width, so a narrow panel does not cut it off. */
+  anchorRef: React.RefObject<HTMLElement | null>;
 };
-
-type CreateEntry = { kind: "create"; type: PromptType; label: string };
-type DeleteEntry = { kind: "delete"; label: string };
-type Entry = { kind: "prompt"; prompt: PromptItem } | CreateEntry | DeleteEntry;
 
 const GROUPS: { type: PromptType; label: string }[] = [
   { type: "generator", label: "Generators" },
   { type: "grader", label: "Graders" },
 ];
 
-/** The chevron menu beside the prompt's name: switch prompt, create one, delete the active one. */
-export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate, onDeleteRequest, buttonRef }: PromptMenuProps) {
+const CREATE_ENTRIES: { type: PromptType; label: string }[] = [
+  { type: "generator", label: "New generator prompt" },
+  { type: "grader", label: "New grader prompt" },
+];
+
+/** Where the menu goes, measured as it opens: under the header's left edge, as wide as it allows. */
+type Placement = { alignOffset: number; sideOffset: number; maxWidth: number };
+
+const ITEM_CLASS =
+  "flex w-full cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-left text-sm focus:bg-accent-line/70 focus:text-zinc-900";
+
+/**
+ * The chevron menu beside the prompt's name: switch prompt, create one, delete the active one. On
+ * @radix-ui/react-dropdown-menu: arrow keys, Home and End, typeahead, Escape and the focus back on
+ * the button come from the library. Non-modal, as before: a click elsewhere closes it and lands.
+ */
+export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate, onDeleteRequest, buttonRef, anchorRef }: PromptMenuProps) {
   const [open, setOpen] = useState(false);
-  const [focusIndex, setFocusIndex] = useState(0);
-  const wrapperRef = useRef<HTMLDivElement>(null);
-  const itemRefs = useRef<(HTMLElement | null)[]>([]);
+  const [placement, setPlacement] = useState<Placement>({ alignOffset: 0, sideOffset: 4, maxWidth: 288 });
+  // Which item takes the focus as the menu mounts: the active prompt, or the last item after
+  // ArrowUp on the button. Focused from the ref callbacks, before Radix's own autofocus runs
+  // (which then leaves a focus inside the menu alone): Radix would take the first item.
+  const focusOnOpen = useRef<"active" | "last" | null>(null);
+  // Set when the delete dialog takes the focus: the menu must not pull it back to the button.
+  const focusHandedOff = useRef(false);
   const menuId = useId();
 
+  const focusActiveItem = useCallback((element: HTMLDivElement | null) => {
+    if (!element || focusOnOpen.current !== "active") return;
+    focusOnOpen.current = null;
+    element.focus({ preventScroll: true });
+  }, []);
+  const focusItemOnMount = useCallback((element: HTMLDivElement | null) => {
+    if (!element || focusOnOpen.current === null) return;
+    const items = element.querySelectorAll<HTMLElement>('[role^="menuitem"]');
+    // No active prompt to focus: the first item, as Radix would on a key but not on a click.
+    const target = focusOnOpen.current === "last" ? items[items.length - 1] : items[0];
+    focusOnOpen.current = null;
+    target?.focus({ preventScroll: true });
+  }, []);
+
   const grouped = GROUPS.map((group) => ({ ...group, prompts: prompts.filter((prompt) => prompt.type === group.type) }));
-  const createEntries: CreateEntry[] = [
-    { kind: "create", type: "generator", label: "New generator prompt" },
-    { kind: "create", type: "grader", label: "New grader prompt" },
-  ];
-  const deleteEntry: DeleteEntry | null = active ? { kind: "delete", label: `Delete “${active.name}”…` } : null;
-  // In the order they are shown, which is the order the arrow keys walk.
-  const entries: Entry[] = [
-    ...grouped.flatMap((group) => group.prompts.map((prompt): Entry => ({ kind: "prompt", prompt }))),
-    ...createEntries,
-    ...(deleteEntry ? [deleteEntry] : []),
-  ];
 
-  useEffect(() => {
-    if (open) itemRefs.current[focusIndex]?.focus();
-  }, [open, focusIndex]);
-
-  useEffect(() => {
-    if (!open) return;
-    const closeOnOutside = (event: PointerEvent) => {
-      if (!wrapperRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("pointerdown", closeOnOutside);
-    return () => document.removeEventListener("pointerdown", closeOnOutside);
-  }, [open]);
-
-  function openAt(index: number) {
-    setFocusIndex((index + entries.length) % entries.length);
-    setOpen(true);
-  }
-
-  function close(returnFocus: boolean) {
-    setOpen(false);
-    if (returnFocus) buttonRef.current?.focus();
-  }
-
-  function pick(entry: Entry) {
-    const isActive = entry.kind === "prompt" && entry.prompt.id === active?.id;
-    if (entry.kind !== "create" && !isActive && blockedReason) return;
-    close(true);
-    if (entry.kind === "prompt" && !isActive) onSwitch(entry.prompt.id);
-    if (entry.kind === "create") onCreate(entry.type);
-    if (entry.kind === "delete") onDeleteRequest();
-  }
-
-  function onMenuKeyDown(event: React.KeyboardEvent) {
-    const moves: Record<string, number> = {
-      ArrowDown: focusIndex + 1,
-      ArrowUp: focusIndex - 1,
-      Home: 0,
-      End: entries.length - 1,
-    };
-    if (event.key in moves) {
-      event.preventDefault();
-      setFocusIndex((moves[event.key] + entries.length) % entries.length);
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      pick(entries[focusIndex]);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      event.stopPropagation();
-      close(true);
-    } else if (event.key === "Tab") {
-      close(false);
+  function changeOpen(next: boolean, focusLast = false) {
+    if (next) {
+      focusOnOpen.current = focusLast ? "last" : "active";
+      const button = buttonRef.current?.getBoundingClientRect();
+      const header = anchorRef.current?.getBoundingClientRect();
+      if (button && header) {
+        setPlacement({ alignOffset: header.left - button.left, sideOffset: header.bottom - button.bottom + 4, maxWidth: header.width });
+      }
     }
+    setOpen(next);
   }
 
-  const activeIndex = entries.findIndex((entry) => entry.kind === "prompt" && entry.prompt.id === active?.id);
-  itemRefs.current = [];
-  let index = 0;
-  const itemProps = (entry: Entry, disabled: boolean) => {
-    const itemIndex = index++;
-    return {
-      ref: (element: HTMLElement | null) => {
-        itemRefs.current[itemIndex] = element;
-      },
-      tabIndex: -1,
-      "aria-disabled": disabled || undefined,
-      title: disabled ? (blockedReason ?? undefined) : undefined,
-      onClick: () => pick(entry),
-      onPointerMove: () => {
-        if (focusIndex !== itemIndex) setFocusIndex(itemIndex);
-      },
-      className: `flex w-full cursor-default items-center gap-2 rounded-md px-2.5 py-1.5 text-left text-sm focus:bg-accent-line/70 focus:text-zinc-900 ${
-        disabled ? "text-zinc-400" : "text-zinc-800"
-      }`,
-    };
-  };
+  /** Runs an item's action, or keeps the menu open when it is blocked (its title says why). */
+  function select(event: Event, blocked: boolean, action: () => void) {
+    if (blocked) {
+      event.preventDefault();
+      return;
+    }
+    action();
+  }
+
+  const blockedProps = (blocked: boolean) => ({
+    "aria-disabled": blocked || undefined,
+    title: blocked ? (blockedReason ?? undefined) : undefined,
+  });
 
   return (
-    // Not positioned itself: the menu hangs from the header's left edge (see PromptHeader), so a
-    // narrow panel does not cut it off on the right.
-    <div ref={wrapperRef}>
-      <button
+    <Menu.Root open={open} onOpenChange={changeOpen} modal={false}>
+      <Menu.Trigger
         ref={buttonRef}
-        type="button"
         data-testid="prompt-menu-button"
         aria-label="Prompts"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => (open ? close(false) : openAt(Math.max(activeIndex, 0)))}
         onKeyDown={(event) => {
-          if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+          // Radix opens on ArrowDown, Enter and Space; ArrowUp opens at the last item, as menus do.
+          if (event.key === "ArrowUp" && !open) {
             event.preventDefault();
-            openAt(event.key === "ArrowDown" ? Math.max(activeIndex, 0) : -1);
+            changeOpen(true, true);
           }
         }}
         className="grid size-7 shrink-0 place-items-center rounded-md text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 aria-expanded:bg-zinc-100"
       >
         <ChevronDownIcon aria-hidden="true" className="size-4" strokeWidth="1.75" />
-      </button>
+      </Menu.Trigger>
 
-      {open && (
-        <div
-          id={menuId}
-          role="menu"
+      <Menu.Portal>
+        <Menu.Content
+          ref={focusItemOnMount}
           aria-label="Prompts"
-          onKeyDown={onMenuKeyDown}
-          className="absolute top-full left-0 z-50 mt-1 max-h-[min(480px,70vh)] w-72 max-w-full overflow-y-auto rounded-xl border border-accent-line bg-white p-1.5 shadow-lg"
+          side="bottom"
+          align="start"
+          alignOffset={placement.alignOffset}
+          sideOffset={placement.sideOffset}
+          avoidCollisions={false}
+          loop
+          style={{ maxWidth: placement.maxWidth }}
+          onCloseAutoFocus={(event) => {
+            if (!focusHandedOff.current) return;
+            focusHandedOff.current = false;
+            event.preventDefault();
+          }}
+          onKeyDown={(event) => {
+            // Radix keeps Tab in the menu; it closes it instead, the focus back on the button.
+            if (event.key === "Tab") {
+              event.preventDefault();
+              changeOpen(false);
+            }
+          }}
+          className="z-50 max-h-[min(480px,70vh)] w-72 overflow-y-auto rounded-xl border border-accent-line bg-white p-1.5 shadow-lg"
         >
           {grouped.map((group) => {
             const headingId = `${menuId}-${group.type}`;
             return (
-              <div key={group.type} role="group" aria-labelledby={headingId} className="mb-1">
+              <Menu.RadioGroup key={group.type} value={active?.id ?? ""} aria-labelledby={headingId} className="mb-1">
                 <div
                   id={headingId}
                   role="presentation"
@@ -173,44 +155,63 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
                 )}
                 {group.prompts.map((prompt) => {
                   const checked = prompt.id === active?.id;
+                  const blocked = blockedReason !== null && !checked;
                   return (
-                    <div
+                    <Menu.RadioItem
                       key={prompt.id}
-                      role="menuitemradio"
-                      aria-checked={checked}
-                      {...itemProps({ kind: "prompt", prompt }, blockedReason !== null && !checked)}
+                      ref={checked ? focusActiveItem : undefined}
+                      value={prompt.id}
+                      textValue={prompt.name}
+                      onSelect={(event) => select(event, blocked, () => !checked && onSwitch(prompt.id))}
+                      {...blockedProps(blocked)}
+                      className={`${ITEM_CLASS} ${blocked ? "text-zinc-400" : "text-zinc-800"}`}
                     >
                       <span aria-hidden="true" className="w-3.5 shrink-0 text-accent-strong">
                         {checked ? "✓" : ""}
                       </span>
                       <span className="min-w-0 truncate">{prompt.name}</span>
                       <span className="ml-auto shrink-0 text-xs text-zinc-500">v{prompt.versionCounter}</span>
-                    </div>
+                    </Menu.RadioItem>
                   );
                 })}
-              </div>
+              </Menu.RadioGroup>
             );
           })}
-          <div role="separator" className="my-1 border-t border-zinc-100" />
-          {createEntries.map((entry) => (
-            <div key={entry.type} role="menuitem" {...itemProps(entry, false)}>
+          <Menu.Separator className="my-1 border-t border-zinc-100" />
+          {CREATE_ENTRIES.map((entry) => (
+            <Menu.Item
+              key={entry.type}
+              textValue={entry.label}
+              onSelect={() => onCreate(entry.type)}
+              className={`${ITEM_CLASS} text-zinc-800`}
+            >
               <span aria-hidden="true" className="w-3.5 shrink-0 text-center text-zinc-500">
                 +
               </span>
               {entry.label}
-            </div>
+            </Menu.Item>
           ))}
-          {deleteEntry && (
+          {active && (
             <>
-              <div role="separator" className="my-1 border-t border-zinc-100" />
-              <div role="menuitem" {...itemProps(deleteEntry, blockedReason !== null)}>
+              <Menu.Separator className="my-1 border-t border-zinc-100" />
+              <Menu.Item
+                textValue={`Delete “${active.name}”…`}
+                onSelect={(event) =>
+                  select(event, blockedReason !== null, () => {
+                    focusHandedOff.current = true;
+                    onDeleteRequest();
+                  })
+                }
+                {...blockedProps(blockedReason !== null)}
+                className={`${ITEM_CLASS} ${blockedReason ? "text-zinc-400" : "text-zinc-800"}`}
+              >
                 <span aria-hidden="true" className="w-3.5 shrink-0" />
-                <span className={`min-w-0 truncate ${blockedReason ? "" : "text-red-700"}`}>{deleteEntry.label}</span>
-              </div>
+                <span className={`min-w-0 truncate ${blockedReason ? "" : "text-red-700"}`}>Delete “{active.name}”…</span>
+              </Menu.Item>
             </>
           )}
-        </div>
-      )}
-    </div>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
   );
 }
