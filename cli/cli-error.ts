@@ -7,6 +7,8 @@ export const exitCodes = {
   usage: 2,
   /** The data folder is held by a process this command cannot reach. */
   unavailable: 3,
+  /** Stopped by Ctrl-C (SIGINT) or SIGTERM; what had finished is kept (128 + SIGINT's number, as shells report it). */
+  interrupted: 130,
 } as const;
 
 /** A failure to report on stderr as one message, with the exit code it ends the command with. */

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { CliError, exitCodes } from "./cli-error";
+import { registerRunCommand } from "./commands/run";
 import { registerTokenCommand } from "./commands/token";
 
 /** The `parallaxr` program with every command registered. */
@@ -13,10 +14,11 @@ export function buildProgram(): Command {
     .addHelpText(
       "after",
       `
-Exit codes: 0 done; 1 the work failed (the message says why); 2 the command line is wrong;
-3 the data folder is held by a process this command cannot reach.
+Exit codes: 0 done; 1 the work failed (the message says why); 2 the command line (or an input
+file) is wrong; 3 the data folder is held by a process this command cannot reach; 130 interrupted.
 Data and tokens go to stdout; messages and progress to stderr.`,
     );
+  registerRunCommand(program);
   registerTokenCommand(program);
   return program;
 }

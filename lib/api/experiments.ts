@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_PARAMS_BYTES, envelope } from "./schemas";
+import { MAX_PARAMS_BYTES, envelope, queryParams } from "./schemas";
 
 // The experiments runner's requests and answers (specs/experiments-cli.md): shared by the
 // /experiments page, the routes and the `parallaxr run` command when it talks to a server.
@@ -38,6 +38,8 @@ export const createExperimentSchema = envelope({
   params: experimentParamsSchema.default({}),
   /** Plan only: rows, estimated tokens and cost per model; nothing is stored. */
   dryRun: z.boolean().default(false),
+  /** The first row to run (1 = all): rows before it are in the output already (`--resume`); none of their calls is made. */
+  fromRow: z.number().int().min(1).default(1),
 });
 export type CreateExperimentInput = z.infer<typeof createExperimentSchema>;
 export type CreateExperimentRequest = z.input<typeof createExperimentSchema>;
@@ -58,6 +60,8 @@ export const experimentRowSchema = z.strictObject({
   outputTokens: z.number().int().nullable(),
   output: z.string(),
   errorMessage: z.string(),
+  /** The row's warnings, each as its own line (errorMessage joins them with the error, if any). */
+  warnings: z.array(z.string()),
 });
 export type ExperimentRow = z.infer<typeof experimentRowSchema>;
 
@@ -70,6 +74,10 @@ export const experimentSummarySchema = z.strictObject({
   experimentsFile: z.string(),
   /** The experiments CSV's header: the output's first columns. */
   columns: z.array(z.string()),
+  /** The first row this run made a call for (rows before it were in the output already). */
+  fromRow: z.number().int(),
+  /** Identifies the files and options the run was made from: `--resume` continues a run with the same. */
+  inputHash: z.string(),
   rowCount: z.number().int(),
   counts: z.strictObject({ pending: z.number().int(), ok: z.number().int(), warning: z.number().int(), error: z.number().int() }),
   createdAt: z.string(),
@@ -85,6 +93,21 @@ export const experimentSchema = experimentSummarySchema.extend({
 export type Experiment = z.infer<typeof experimentSchema>;
 
 export const experimentListSchema = z.strictObject({ experiments: z.array(experimentSummarySchema) });
+
+/** GET /api/v1/experiments?inputHash=...: only the runs made from the same files and options (newest first). */
+export const experimentListQuerySchema = queryParams({
+  inputHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "inputHash is a SHA-256 in hex")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** GET /api/v1/experiments/{id}?fromRow=&limit=: a window of the rows (1 = the first row), for followers of a long run. */
+export const experimentQuerySchema = queryParams({
+  fromRow: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1_000_000).optional(),
+});
 
 /** A dry run's answer: what would be sent, without sending it. */
 export const experimentPlanSchema = z.strictObject({

@@ -59,6 +59,12 @@ export function checkExperiment(input: CreateExperimentInput, limits: RunLimits 
       "experiments",
     );
   }
+  if (input.fromRow > table.rows.length) {
+    throw new InvalidInputError(
+      `${input.experiments.name} has ${table.rows.length} experiments; there is no row ${input.fromRow} to start from.`,
+      "fromRow",
+    );
+  }
   if (table.rows.length > maxExperimentRows) {
     throw new InvalidInputError(
       `${input.experiments.name}: ${table.rows.length} experiments; at most ${maxExperimentRows} run at once. Split the file.`,
@@ -91,8 +97,22 @@ export function checkExperiment(input: CreateExperimentInput, limits: RunLimits 
       contextFiles: input.contexts.map((file) => file.name),
       experimentsFile: input.experiments.name,
       columns: table.columns,
+      fromRow: input.fromRow,
+      inputHash: experimentInputHash(input),
     },
   };
+}
+
+/**
+ * What identifies an experiment's input: the files' names and texts and the options that change
+ * what is sent or kept (not concurrency, not the first row). `--resume` continues the latest run
+ * with the same hash, so rows it finished are never called again.
+ */
+export function experimentInputHash(input: CreateExperimentInput): string {
+  const files = [input.prompt, ...input.contexts, input.experiments].map((file) => [file.name, file.text]);
+  return hashText(
+    JSON.stringify({ files, timeoutSeconds: input.timeoutSeconds, retries: input.retries, cache: input.cache, params: input.params }),
+  );
 }
 
 /**
@@ -143,7 +163,7 @@ export async function createExperiment(
       columns: checked.targets.map((target) => ({ ...target, params: input.params, estimatedCostPerCell: null })),
       kindConfig: { experiment: checked.config },
     });
-    await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow });
+    await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: input.fromRow - 1 });
     await queuePlannedRun(tx, { runId });
     return (await getExperimentSummary(tx, { id: runId }))!;
   });

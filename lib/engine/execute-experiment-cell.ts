@@ -51,7 +51,7 @@ export async function executeExperimentCell(
       status: "error",
       errorCode: "bad_request",
       errorMessage: say.joinMessages([...messages, say.unknownProvider(cell.provider, known)]),
-      warnings: [],
+      warnings: messages,
     };
   }
   if (cell.model === "") {
@@ -60,7 +60,7 @@ export async function executeExperimentCell(
       status: "error",
       errorCode: "bad_request",
       errorMessage: say.joinMessages([...messages, say.missingModel()]),
-      warnings: [],
+      warnings: messages,
     };
   }
   if (hit && !cell.bypassCache) {
@@ -79,8 +79,11 @@ export async function executeExperimentCell(
     };
   }
 
-  if (cell.attempts > settings.maxAttempts) {
-    // Claimed again after its worker vanished one time too many (lease expiries count as attempts).
+  // A row whose process died during its call (the CLI killed, then --resume) is claimed once more
+  // with its attempt counted: that one interruption is not the row's failure, so it runs again.
+  // Vanishing again gives up (lease expiries count as attempts), so a row that kills its worker
+  // cannot loop.
+  if (cell.attempts > settings.maxAttempts + 1) {
     const text = say.apiError(cell.provider, `gave up after ${settings.maxAttempts} attempts (the worker stopped during the call)`);
     return { ...base, status: "error", errorCode: "server", errorMessage: say.joinMessages([...messages, text]), warnings: messages };
   }
@@ -94,7 +97,7 @@ export async function executeExperimentCell(
   } catch (caught) {
     if (!isProviderError(caught)) throw caught;
     const text = caught.code === "auth" ? say.missingKey(cell.provider, keyVariable) : say.apiError(cell.provider, caught.message);
-    return { ...base, status: "error", errorCode: caught.code, errorMessage: say.joinMessages([...messages, text]), warnings: [] };
+    return { ...base, status: "error", errorCode: caught.code, errorMessage: say.joinMessages([...messages, text]), warnings: messages };
   }
 
   try {

@@ -11,14 +11,14 @@ const MB = 1024 * 1024;
 export const DEFAULT_BODY_MB = 8;
 
 /**
- * 128 MB for uploads (POST /api/v1/datasets, POST /api/v1/runs with inline rows): they take up to
+ * 128 MB for uploads (POST /api/v1/datasets, POST /api/v1/runs with inline rows, POST /api/v1/experiments with its files): they take up to
  * 100,000 rows, and JSON repeats the column names on every row, so a 50 MB CSV is 55 to 70 MB of
  * JSON (the page's upload of a 50 MB CSV measured 67 MB). Set PARALLAXR_MAX_UPLOAD_MB to change it.
  */
 export const DEFAULT_UPLOAD_MB = 128;
 
 /** The routes that take uploads, by method and exact path. */
-const uploadRoutes = new Set(["POST /api/v1/datasets", "POST /api/v1/runs"]);
+const uploadRoutes = new Set(["POST /api/v1/datasets", "POST /api/v1/runs", "POST /api/v1/experiments"]);
 
 /** The body limits of this server, in bytes. */
 export interface BodyLimits {

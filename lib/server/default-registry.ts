@@ -9,7 +9,7 @@ import { createCredentialSource } from "@/lib/engine/credential-source";
 import { createLlamaCppProvider } from "@/lib/providers/llama-cpp-provider";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
-import { createProviderRegistry, type ProviderRegistry } from "@/lib/providers/registry";
+import { createProviderRegistry, type CredentialSource, type ProviderRegistry } from "@/lib/providers/registry";
 
 /**
  * The providers this server offers: the mock, and every vendor with credentials from the user's
@@ -23,10 +23,13 @@ export function createDefaultProviderRegistry({
   db,
   secretKey,
   env = process.env,
+  wrapCredentials = (stored) => stored,
 }: {
   db: Database;
   secretKey: Buffer;
   env?: Environment;
+  /** Puts other credentials before the stored ones (`parallaxr run` prefers the keys of the working directory's .env). */
+  wrapCredentials?: (stored: CredentialSource) => CredentialSource;
 }): ProviderRegistry {
   const callLog = env.MOCK_CALL_LOG;
   const mock = createMockProvider({
@@ -39,6 +42,6 @@ export function createDefaultProviderRegistry({
     : [];
   return createProviderRegistry([mock, ...local], {
     factories: providerFactories,
-    credentials: createCredentialSource({ db, secretKey, env }),
+    credentials: wrapCredentials(createCredentialSource({ db, secretKey, env })),
   });
 }

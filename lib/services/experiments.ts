@@ -19,20 +19,23 @@ export async function createExperiment(
 }
 
 /** userId's experiment runs, newest first. */
-export async function listExperiments({ db }: { db: Database }, { userId, limit = 100 }: { userId: string; limit?: number }) {
-  return { experiments: await asUser(db, userId, (tx) => listExperimentSummaries(tx, { limit })) };
+export async function listExperiments(
+  { db }: { db: Database },
+  { userId, limit = 100, inputHash = null }: { userId: string; limit?: number; inputHash?: string | null },
+) {
+  return { experiments: await asUser(db, userId, (tx) => listExperimentSummaries(tx, { limit, inputHash })) };
 }
 
 /** One experiment run of userId's: its summary, the document it sends and every row. */
 export async function getExperiment(
   { db }: { db: Database },
-  { userId, experimentId }: { userId: string; experimentId: string },
+  { userId, experimentId, fromRow = 1, limit = null }: { userId: string; experimentId: string; fromRow?: number; limit?: number | null },
 ): Promise<Experiment> {
   return asUser(db, userId, async (tx) => {
     const summary = await getExperimentSummary(tx, { id: experimentId });
     if (!summary) throw new NotFoundError(`Experiment ${experimentId} not found.`);
     const document = (await getRunPromptText(tx, { runId: experimentId })) ?? "";
-    const rows = await listExperimentRows(tx, { runId: experimentId, columns: summary.columns });
+    const rows = await listExperimentRows(tx, { runId: experimentId, columns: summary.columns, fromRow: fromRow - 1, limit });
     return { ...summary, document, rows };
   });
 }

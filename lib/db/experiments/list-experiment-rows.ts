@@ -9,7 +9,7 @@ import type { Queryable } from "../database";
  */
 export async function listExperimentRows(
   tx: Queryable,
-  { runId, columns, fromRow = 0 }: { runId: string; columns: readonly string[]; fromRow?: number },
+  { runId, columns, fromRow = 0, limit = null }: { runId: string; columns: readonly string[]; fromRow?: number; limit?: number | null },
 ): Promise<ExperimentRow[]> {
   const { rows } = await tx.query<{
     row_index: number;
@@ -19,16 +19,18 @@ export async function listExperimentRows(
     output_raw: string | null;
     error_message: string | null;
     context_window: number | null;
+    warnings: string[] | null;
     data: Record<string, string> | null;
   }>(
-    `select c.row_index, c.status, c.tokens_in, c.tokens_out, c.output_raw, c.error_message, col.context_window, d.data
+    `select c.row_index, c.status, c.tokens_in, c.tokens_out, c.output_raw, c.error_message, col.context_window, c.warnings, d.data
        from run_cells c
        join runs r on r.id = c.run_id
        join run_columns col on col.id = c.column_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
       where c.run_id = $1 and c.row_index >= $2
-      order by c.row_index`,
-    [runId, fromRow],
+      order by c.row_index
+      limit $3`,
+    [runId, fromRow, limit],
   );
   return rows.map((row) => {
     const status = rowStatus(row.status);
@@ -41,6 +43,7 @@ export async function listExperimentRows(
       contextWindow: finished ? row.context_window : null,
       outputTokens: finished ? (row.tokens_out ?? 0) : null,
       output: finished ? (row.output_raw ?? "") : "",
+      warnings: finished ? (row.warnings ?? []) : [],
       errorMessage: finished
         ? (row.error_message ?? (row.status === "cancelled" ? "Cancelled before it ran" : row.status === "skipped" ? "Skipped" : ""))
         : "",

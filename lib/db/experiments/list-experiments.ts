@@ -21,11 +21,16 @@ type SummaryRow = {
   counts: ExperimentSummary["counts"];
 };
 
-/** The calling user's experiment runs, newest first, at most limit. */
-export async function listExperiments(tx: Queryable, { limit }: { limit: number }): Promise<ExperimentSummary[]> {
+/** The calling user's experiment runs, newest first, at most limit; with inputHash, only those made from the same input. */
+export async function listExperiments(
+  tx: Queryable,
+  { limit, inputHash = null }: { limit: number; inputHash?: string | null },
+): Promise<ExperimentSummary[]> {
   const { rows } = await tx.query<SummaryRow>(
-    `select ${summaryColumns} from runs r where r.kind = 'experiment' order by r.created_at desc, r.id limit $1`,
-    [limit],
+    `select ${summaryColumns} from runs r
+      where r.kind = 'experiment' and ($2::text is null or r.config -> 'experiment' ->> 'inputHash' = $2)
+      order by r.created_at desc, r.id limit $1`,
+    [limit, inputHash],
   );
   return rows.map(toSummary);
 }
@@ -44,6 +49,8 @@ function toSummary(row: SummaryRow): ExperimentSummary {
     contextFiles: row.experiment.contextFiles,
     experimentsFile: row.experiment.experimentsFile,
     columns: row.experiment.columns,
+    fromRow: row.experiment.fromRow ?? 1,
+    inputHash: row.experiment.inputHash ?? "",
     rowCount: row.row_count,
     counts: row.counts,
     createdAt: new Date(row.created_at).toISOString(),

@@ -14,6 +14,7 @@ function row(overrides: Partial<ExperimentRow>): ExperimentRow {
     outputTokens: 0,
     output: "",
     errorMessage: "",
+    warnings: [],
     ...overrides,
   };
 }

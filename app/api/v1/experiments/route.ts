@@ -1,4 +1,10 @@
-import { createExperimentSchema, experimentListSchema, experimentPlanSchema, experimentSummarySchema } from "@/lib/api/experiments";
+import {
+  createExperimentSchema,
+  experimentListQuerySchema,
+  experimentListSchema,
+  experimentPlanSchema,
+  experimentSummarySchema,
+} from "@/lib/api/experiments";
 import { z } from "zod";
 import { createExperiment, listExperiments } from "@/lib/services/experiments";
 import { route } from "@/lib/server/route";
@@ -20,5 +26,7 @@ export const POST = route(
   async ({ caller, body, app }) => createExperiment(app, { userId: caller.userId, input: body }),
 );
 
-/** The caller's experiment runs, newest first. */
-export const GET = route({ output: experimentListSchema }, ({ caller, app }) => listExperiments(app, { userId: caller.userId }));
+/** The caller's experiment runs, newest first; `?inputHash=` only those made from the same files and options. */
+export const GET = route({ query: experimentListQuerySchema, output: experimentListSchema }, ({ caller, query, app }) =>
+  listExperiments(app, { userId: caller.userId, limit: query.limit, inputHash: query.inputHash ?? null }),
+);

@@ -1,0 +1,225 @@
+import { loadSecretKey } from "@/lib/auth/secret-box";
+import type { CreateExperimentInput, Experiment, ExperimentPlan, ExperimentRow, ExperimentSummary } from "@/lib/api/experiments";
+import { asUser } from "@/lib/db/as-user";
+import type { Database } from "@/lib/db/database";
+import { listExperimentRows } from "@/lib/db/experiments/list-experiment-rows";
+import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
+import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
+import { experimentInputHash } from "@/lib/engine/create-experiment";
+import { startWorker } from "@/lib/engine/worker";
+import { experimentOutputRecord } from "@/lib/formats/experiment-output";
+import type { ExperimentsTable } from "@/lib/formats/read-experiments-csv";
+import { providerFactories } from "@/lib/providers/provider-factories";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
+import { createExperiment, listExperiments } from "@/lib/services/experiments";
+import { CliError, exitCodes } from "../cli-error";
+import { callServer, type DataTarget } from "../data-target";
+import { preferDotenv, providerVariables } from "./dotenv-credentials";
+import { OutputAppender, type ExistingOutput } from "./output-file";
+
+/** How the run is told to the person (stderr). */
+export interface RunReporter {
+  info(message: string): void;
+  warning(message: string): void;
+  error(message: string): void;
+  started(number: number, row: { provider: string; model: string }): void;
+  completed(number: number, status: string): void;
+  progress(counts: { ok: number; warning: number; error: number }): void;
+  done(): void;
+}
+
+/** What one `parallaxr run` asks of its target. */
+export interface RunRequest {
+  input: CreateExperimentInput;
+  table: ExperimentsTable;
+  dotenv: Record<string, string>;
+  reporter: RunReporter;
+  output: { file: string; existing: ExistingOutput };
+  resume: boolean;
+}
+
+// How often a follower looks for finished rows: a row's line is written at most this late.
+const pollMs = 15;
+
+/** Plans an experiment (the --dry-run) on the target; nothing is sent to a model. */
+export async function planOnTarget(target: DataTarget, input: CreateExperimentInput): Promise<ExperimentPlan> {
+  if (target.kind === "server") {
+    const answer = await callServer<{ plan: ExperimentPlan }>(target, "/api/v1/experiments", {
+      method: "POST",
+      body: { ...input, dryRun: true },
+    });
+    return answer.plan;
+  }
+  const db = await target.open();
+  try {
+    const answer = await createExperiment({ db }, { userId: target.userId, input: { ...input, dryRun: true } });
+    if (!("plan" in answer)) throw new Error("A dry run answered without a plan");
+    return answer.plan;
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Runs the experiment on the target and appends each finished row to the output file in input
+ * order. On the data folder it opens the database, starts a worker in this process and follows
+ * the run; through a server it submits over the REST API and follows the run there. With resume,
+ * the latest unfinished run made from the same files and options is continued instead of a new
+ * one being made, so a row it finished is written from what was stored, never called again.
+ */
+export async function runOnTarget(target: DataTarget, request: RunRequest): Promise<void> {
+  if (target.kind === "server") return runOnServer(target, request);
+  const db = await target.open();
+  const env = process.env;
+  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
+  const providers = createDefaultProviderRegistry({
+    db,
+    secretKey: loadSecretKey({ env, dataDir }),
+    env,
+    wrapCredentials: preferDotenv(request.dotenv),
+  });
+  const worker = await startWorker({
+    db,
+    providers,
+    pollMs: 20,
+    maxInFlight: Math.max(16, request.input.concurrency),
+    reclaimOnStart: db.kind === "pglite",
+    onError: (error) => request.reporter.error(`worker: ${(error as Error).message}`),
+  });
+  try {
+    const userId = target.userId;
+    const experiment =
+      (request.resume &&
+        (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request))) ||
+      (await created(db, userId, request));
+    await follow(request, experiment, {
+      read: (fromRow, limit) =>
+        asUser(db, userId, async (tx) => {
+          const summary = await getExperimentSummary(tx, { id: experiment.id });
+          const rows = await listExperimentRows(tx, { runId: experiment.id, columns: experiment.columns, fromRow: fromRow - 1, limit });
+          return { status: summary?.status ?? "failed", rows };
+        }),
+    });
+  } finally {
+    await worker.stop({ graceMs: 2_000 });
+    await db.close();
+  }
+}
+
+async function created(db: Database, userId: string, request: RunRequest): Promise<ExperimentSummary> {
+  const answer = await createExperiment({ db }, { userId, input: request.input });
+  if (!("experiment" in answer)) throw new Error("Creating an experiment answered without one");
+  return answer.experiment;
+}
+
+/** The run --resume continues: the newest made from the same input that has not failed and covers the next row. */
+function resumable({ experiments }: { experiments: ExperimentSummary[] }, request: RunRequest): ExperimentSummary | null {
+  const found = experiments.find(
+    (entry) => entry.status !== "failed" && entry.status !== "cancelled" && entry.fromRow <= request.input.fromRow,
+  );
+  if (found) request.reporter.info(`Continuing the interrupted run ${found.id} (started ${found.createdAt})`);
+  return found ?? null;
+}
+
+async function runOnServer(target: Extract<DataTarget, { kind: "server" }>, request: RunRequest): Promise<void> {
+  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
+  const sentNothing = Object.keys(request.dotenv).filter((name) => keyVariables.has(name));
+  if (sentNothing.length > 0) {
+    request.reporter.warning(
+      `Running on the server at ${target.url}: it uses its own keys; ${sentNothing.join(", ")} from ./.env ${sentNothing.length === 1 ? "was" : "were"} not sent.`,
+    );
+  }
+  let experiment: ExperimentSummary | null = null;
+  if (request.resume) {
+    const inputHash = experimentInputHash(request.input);
+    experiment = resumable(
+      await callServer<{ experiments: ExperimentSummary[] }>(target, `/api/v1/experiments?inputHash=${inputHash}`),
+      request,
+    );
+  }
+  experiment ??= (
+    await callServer<{ experiment: ExperimentSummary }>(target, "/api/v1/experiments", { method: "POST", body: request.input })
+  ).experiment;
+  const id = experiment.id;
+  await follow(request, experiment, {
+    read: async (fromRow, limit) => {
+      const answer = await callServer<Experiment>(target, `/api/v1/experiments/${id}?fromRow=${fromRow}&limit=${limit}`);
+      return { status: answer.status, rows: answer.rows };
+    },
+  });
+}
+
+/**
+ * Follows a run: appends each finished row to the output in input order, reports its warnings
+ * and errors and the spec's start and completion lines, until every row is written. SIGINT ends
+ * the follow (exit 130) after what is finished is written.
+ */
+async function follow(
+  request: RunRequest,
+  experiment: ExperimentSummary,
+  source: { read(fromRow: number, limit: number): Promise<{ status: string; rows: ExperimentRow[] }> },
+): Promise<void> {
+  const { table, reporter, input } = request;
+  const total = table.rows.length;
+  const appender = new OutputAppender(request.output.file, table.columns, request.output.existing);
+  const counts = { ok: 0, warning: 0, error: 0 };
+  let next = input.fromRow;
+  let announced = next - 1;
+  const announce = () => {
+    const until = Math.min(total, next - 1 + input.concurrency);
+    while (announced < until) {
+      announced++;
+      reporter.started(announced, table.rows[announced - 1]);
+    }
+  };
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+  };
+  process.once("SIGINT", onInterrupt);
+  process.once("SIGTERM", onInterrupt);
+  try {
+    announce();
+    for (;;) {
+      const { status, rows } = await source.read(next, input.concurrency * 4 + 16);
+      for (const row of rows) {
+        if (row.number !== next || row.status === "pending") break;
+        appender.append(experimentOutputRecord(row));
+        report(reporter, row);
+        counts[row.status]++;
+        reporter.completed(row.number, row.status);
+        next++;
+        announce();
+      }
+      reporter.progress(counts);
+      if (next > total) break;
+      if (status === "failed" || status === "cancelled") {
+        throw new CliError(
+          `The run ${experiment.id} was ${status} after ${next - input.fromRow} experiments; the rows finished are in ${request.output.file}.`,
+        );
+      }
+      if (interrupted) {
+        throw new CliError(
+          `Interrupted: ${next - 1} of ${total} experiments are in ${request.output.file}. Run the same command with --resume to finish.`,
+          exitCodes.interrupted,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
+    reporter.done();
+  }
+}
+
+/** A row's warnings as [WARNING] lines, then its error (or a last warning, as a rate limit is) once. */
+function report(reporter: RunReporter, row: ExperimentRow): void {
+  for (const warning of row.warnings) reporter.warning(warning);
+  const joined = row.warnings.join("; ");
+  let rest = row.errorMessage;
+  if (joined && rest.startsWith(joined)) rest = rest.slice(joined.length).replace(/^; /, "");
+  if (rest === "") return;
+  if (row.status === "error") reporter.error(rest);
+  else reporter.warning(rest);
+}
