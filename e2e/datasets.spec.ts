@@ -3,7 +3,8 @@ import { WorkbenchPage, saveScreenshot } from "./workbench-page";
 import { openFreshWorkbench, uniqueName } from "./helpers/workbench-setup";
 
 // Datasets from the toolbar: upload (spinner, toast, summary), preview of the first 50 rows, a
-// broken file's error toast, JSON, and the choice kept on the server across a reload.
+// broken file's error toast, JSON, and the choice kept on the server across a reload; the same
+// file kept once, the Upload pill's menu (choose, rename, delete) and Detach.
 
 /** A CSV file of `count` rows (id, city, note), made in memory: "city-1" ... "city-N". */
 function citiesCsv(count: number): string {
@@ -155,5 +156,102 @@ test.describe("datasets", () => {
     await page.getByRole("button", { name: `Preview ${name}` }).click();
     const table = page.getByTestId("dataset-preview-dialog").getByRole("table");
     await expect(table.getByRole("row").nth(2)).toHaveText(["2", "Kyoto", "Japan"].join(""));
+  });
+
+  test("the same file uploaded twice is kept once; the Upload pill's menu chooses, renames and deletes datasets", async ({ page }) => {
+    test.setTimeout(60_000);
+    const workbench = new WorkbenchPage(page);
+    await openFreshWorkbench(page, { text: "Describe {{city}}." });
+    const tag = uniqueName("menu").replaceAll(" ", "-");
+    const first = `${tag}-a.csv`;
+    const again = `${tag}-a-again.csv`;
+    const other = `${tag}-b.csv`;
+    const text = `city,note\n${tag} Paris,one\n${tag} Lyon,two\n${tag} Nice,three\n`;
+    const toast = (name: string) => page.getByTestId("toast").filter({ hasText: name });
+
+    await workbench.uploadInput.setInputFiles(csvFile(first, text));
+    await expect(toast(first)).toHaveText(`Loaded ${first}: 3 rows, 2 columns`);
+    await workbench.uploadInput.setInputFiles(csvFile(again, text));
+    await expect(toast(again)).toHaveText(`${again} was stored already: using it (3 rows, 2 columns)`);
+    await workbench.uploadInput.setInputFiles(csvFile(other, `city\n${tag} Oslo\n`));
+    await expect(toast(other)).toHaveText(`Loaded ${other}: 1 row, 1 column`);
+    await expect(page.getByTestId("dataset-summary")).toContainText(other);
+
+    // One stored copy of the file, under the name it was last uploaded as.
+    const listed = (await (await page.request.get("/api/v1/datasets")).json()) as { id: string; name: string }[];
+    const mine = listed.filter((dataset) => dataset.name.startsWith(tag));
+    expect(mine.map((dataset) => dataset.name).sort()).toEqual([again, other].sort());
+    const againId = mine.find((dataset) => dataset.name === again)!.id;
+    const otherId = mine.find((dataset) => dataset.name === other)!.id;
+
+    // The menu on the Upload pill lists them, the active one ticked; choosing another loads it.
+    await page.getByRole("button", { name: "Stored datasets" }).click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByRole("menuitemradio", { name: new RegExp(`^${other}`) })).toHaveAttribute("aria-checked", "true");
+    await expect(menu.getByRole("menuitemradio", { name: new RegExp(`^${again}`) })).toContainText("3 rows");
+    await saveScreenshot(page, "dataset-menu");
+    await menu.getByRole("menuitemradio", { name: new RegExp(`^${again}`) }).click();
+    await expect(menu).toBeHidden();
+    await expect(page.getByTestId("dataset-summary")).toContainText(again);
+    await expect(page.getByTestId("dataset-summary")).toContainText("3 rows");
+    await expect.poll(() => activeDatasetId(page)).toBe(againId);
+
+    // Manage: rename the active one, delete the other (no run used it: gone for good).
+    await page.getByRole("button", { name: "Stored datasets" }).click();
+    await page.getByRole("menuitem", { name: "Manage datasets…" }).click();
+    const dialog = page.getByTestId("manage-datasets-dialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: `Rename ${again}` }).click();
+    const renamed = `${tag} cities (clean)`;
+    await dialog.getByRole("textbox", { name: `New name for ${again}` }).fill(renamed);
+    await dialog.getByRole("textbox", { name: `New name for ${again}` }).press("Enter");
+    await expect(dialog.getByRole("button", { name: `Rename ${renamed}` })).toBeVisible();
+    await expect(page.getByTestId("dataset-summary")).toContainText(renamed);
+    await dialog.getByRole("button", { name: `Delete ${other}` }).click();
+    await expect(dialog).toContainText(`Delete ${other}? A run that used it keeps it for its history.`);
+    await saveScreenshot(page, "dataset-manage-delete");
+    await dialog.getByRole("button", { name: `Yes, delete ${other}` }).click();
+    await expect(dialog.getByText(other)).toHaveCount(0);
+    expect((await page.request.get(`/api/v1/datasets/${otherId}`)).status()).toBe(404);
+
+    // Deleting the active dataset leaves the workbench without one.
+    await dialog.getByRole("button", { name: `Delete ${renamed}` }).click();
+    await dialog.getByRole("button", { name: `Yes, delete ${renamed}` }).click();
+    await expect(dialog.getByText(renamed)).toHaveCount(0);
+    await expect(page.getByTestId("dataset-empty")).toBeVisible();
+    await expect.poll(() => activeDatasetId(page)).toBeNull();
+  });
+
+  test("Detach leaves the workbench without a dataset, and a prompt without variables then runs once", async ({ page }) => {
+    test.setTimeout(60_000);
+    const workbench = new WorkbenchPage(page);
+    const tag = uniqueName("detach");
+    const { datasetId } = await openFreshWorkbench(page, {
+      text: "Name a colour.",
+      rows: [{ n: `${tag} 1` }, { n: `${tag} 2` }, { n: `${tag} 3` }],
+      columns: [{ provider: "mock", model: "fast" }],
+    });
+    const summary = page.getByTestId("dataset-summary");
+    await expect(summary).toContainText("3 rows");
+    await summary.getByRole("button", { name: /^Detach / }).click();
+    await expect(page.getByTestId("dataset-empty")).toContainText("runs once");
+    await expect.poll(() => activeDatasetId(page)).toBeNull();
+    await saveScreenshot(page, "dataset-detached");
+
+    await workbench.runWithKeyboard();
+    await workbench.expectDone(1);
+    await expect(workbench.cell(1, "mock / fast")).toBeVisible();
+    await expect(workbench.cell(2, "mock / fast")).toHaveCount(0);
+    const runId = new URL(page.url()).searchParams.get("run");
+    const run = (await (await page.request.get(`/api/v1/runs/${runId}`)).json()) as { datasetId: string | null; rowCount: number };
+    // The spec's live run: one row, and no dataset stored for it.
+    expect(run).toMatchObject({ datasetId: null, rowCount: 1 });
+    await saveScreenshot(page, "dataset-detached-run");
+
+    // Detached is the kept setup; the dataset itself stays stored, to be chosen again.
+    await page.reload();
+    await expect(page.getByTestId("dataset-empty")).toBeVisible();
+    const listed = (await (await page.request.get("/api/v1/datasets")).json()) as { id: string }[];
+    expect(listed.map((dataset) => dataset.id)).toContain(datasetId);
   });
 });

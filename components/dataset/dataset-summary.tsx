@@ -1,15 +1,20 @@
 "use client";
 
 import { useState } from "react";
-import type { LoadedDataset } from "@/lib/client/draft-store";
+import { useDraftStore, type LoadedDataset } from "@/lib/client/draft-store";
 import { formatRowCount } from "./dataset-preview-caption";
 import { DatasetPreviewModal } from "./dataset-preview-modal";
 
 type DatasetSummaryProps = { dataset: LoadedDataset | null; loading?: boolean };
 
-/** The active dataset's name, row count and columns with a Preview button, or how to load one. */
+/**
+ * The active dataset's name, row count and columns with Preview and Detach, or how to load one.
+ * Detach leaves the workbench without a dataset (it stays stored, in the Upload pill's list): a
+ * prompt without variables then runs once.
+ */
 export function DatasetSummary({ dataset, loading = false }: DatasetSummaryProps) {
   const [previewOpen, setPreviewOpen] = useState(false);
+  const setDataset = useDraftStore((state) => state.setDataset);
 
   if (!dataset && loading) {
     return (
@@ -49,6 +54,16 @@ export function DatasetSummary({ dataset, loading = false }: DatasetSummaryProps
         className="h-7 shrink-0 rounded-lg border border-accent-line bg-white px-2.5 text-xs font-medium text-accent-strong hover:border-accent hover:bg-accent-soft"
       >
         Preview
+      </button>
+      <button
+        type="button"
+        data-testid="dataset-detach-button"
+        aria-label={`Detach ${dataset.name}`}
+        title="Run without a dataset: a prompt without {{variables}} runs once"
+        onClick={() => setDataset(null)}
+        className="h-7 shrink-0 rounded-lg border border-zinc-300 bg-white px-2.5 text-xs font-medium text-zinc-700 hover:border-accent hover:bg-accent-soft"
+      >
+        Detach
       </button>
       <DatasetPreviewModal dataset={dataset} open={previewOpen} onClose={() => setPreviewOpen(false)} />
     </div>

@@ -12,6 +12,13 @@ export function describeUploadSuccess(name: string, rowCount: number, columnCoun
   return `Loaded ${name}: ${rows}, ${columns}${separated}`;
 }
 
+/** "cities.csv was stored already: using it (24 rows, 3 columns)": the same file is kept once. */
+export function describeAlreadyStored(name: string, rowCount: number, columnCount: number): string {
+  const rows = rowCount === 1 ? "1 row" : `${rowCount.toLocaleString("en")} rows`;
+  const columns = columnCount === 1 ? "1 column" : `${columnCount.toLocaleString("en")} columns`;
+  return `${name} was stored already: using it (${rows}, ${columns})`;
+}
+
 /** The message for a file with more rows than a dataset may hold. */
 export function tooManyRowsMessage(fileName: string, rowCount: number): string {
   return `${fileName}: ${rowCount.toLocaleString("en")} rows is more than the ${MAX_DATASET_ROWS.toLocaleString("en")} a dataset can hold. Split the file into smaller ones.`;

@@ -1,6 +1,6 @@
 // Browser helpers for /api/v1/datasets. Each throws an ApiError with the server's message.
-import type { DatasetWithRows } from "@/lib/api/responses";
-import type { CreateDatasetRequest } from "@/lib/api/schemas";
+import type { DatasetDeletionResult, DatasetUploadResult, DatasetWithRows } from "@/lib/api/responses";
+import type { CreateDatasetRequest, RenameDatasetRequest } from "@/lib/api/schemas";
 import { requestJson } from "./api";
 import type { DatasetItem } from "./workbench-types";
 
@@ -18,9 +18,27 @@ export function getDataset(id: string, { limit }: { limit?: number } = {}): Prom
   return requestJson<DatasetWithRows>(`/api/v1/datasets/${encodeURIComponent(id)}${query}`);
 }
 
-/** Stores a dataset from a POST body made by datasetUploadBlob (in the parser worker, say). */
-export function uploadDatasetBlob(body: Blob): Promise<DatasetItem> {
-  return requestJson<DatasetItem>("/api/v1/datasets", { method: "POST", body });
+/**
+ * Stores a dataset from a POST body made by datasetUploadBlob (in the parser worker, say); a file
+ * stored before answers that dataset, with alreadyStored.
+ */
+export function uploadDatasetBlob(body: Blob): Promise<DatasetUploadResult> {
+  return requestJson<DatasetUploadResult>("/api/v1/datasets", { method: "POST", body });
+}
+
+/** The caller's stored datasets, newest first, without rows. */
+export function listDatasets(): Promise<DatasetItem[]> {
+  return requestJson<DatasetItem[]>("/api/v1/datasets");
+}
+
+/** Renames a stored dataset. */
+export function renameDataset(id: string, body: RenameDatasetRequest): Promise<DatasetItem> {
+  return requestJson<DatasetItem>(`/api/v1/datasets/${encodeURIComponent(id)}`, { method: "PATCH", body: JSON.stringify(body) });
+}
+
+/** Deletes a stored dataset (one a run used keeps its rows for that run's history). */
+export function deleteDataset(id: string): Promise<DatasetDeletionResult> {
+  return requestJson<DatasetDeletionResult>(`/api/v1/datasets/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 
 /**

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { sendAsPageLeaves } from "./api";
 import { getDataset } from "./datasets-api";
 import { useDraftStore, type DraftColumn, type LoadedDataset } from "./draft-store";
 import { getModelCatalog } from "./models-api";
@@ -20,6 +21,8 @@ export type WorkbenchSetupState = {
   error: string | null;
   models: ModelOption[] | null;
   modelsError: string | null;
+  /** The active prompt's latest run when the setup loaded, which the page reopens; null for none. */
+  latestRunId: string | null;
 };
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -37,10 +40,11 @@ function columnsForServer(columns: DraftColumn[]) {
 /**
  * First load of the workbench: seeds the examples once, then opens what the server kept from the
  * last visit (prompt, dataset, grader, columns), or the first model so the grid is never empty.
- * Afterwards, keeps the columns and the dataset choice on the server as they change.
+ * Afterwards, keeps the columns and the dataset choice on the server as they change, and sends a
+ * change still waiting when the page is left.
  */
-export function useWorkbenchSetup({ restoringRun }: { restoringRun: boolean }): WorkbenchSetupState {
-  const [state, setState] = useState<WorkbenchSetupState>({ loading: true, error: null, models: null, modelsError: null });
+export function useWorkbenchSetup(): WorkbenchSetupState {
+  const [state, setState] = useState<WorkbenchSetupState>({ loading: true, error: null, models: null, modelsError: null, latestRunId: null });
 
   useEffect(() => {
     useViewMode.getState().restore();
@@ -61,8 +65,8 @@ export function useWorkbenchSetup({ restoringRun }: { restoringRun: boolean }): 
       if (cancelled) return;
       const draft = useDraftStore.getState();
       if (dataset && !draft.dataset) draft.setDataset(dataset);
-      // A reopened run brings its own columns; otherwise the kept ones, or the first model.
-      if (!restoringRun && useDraftStore.getState().columns.length === 0) {
+      // The kept columns, or the first model; a run reopened afterwards shows its cells under them.
+      if (useDraftStore.getState().columns.length === 0) {
         if (setup.columns.length > 0) {
           draft.setColumns(setup.columns);
         } else {
@@ -70,15 +74,13 @@ export function useWorkbenchSetup({ restoringRun }: { restoringRun: boolean }): 
           if (!cancelled && models.length > 0 && useDraftStore.getState().columns.length === 0) draft.addColumn(models[0]);
         }
       }
-      if (!cancelled) setState((current) => ({ ...current, loading: false }));
+      if (!cancelled) setState((current) => ({ ...current, loading: false, latestRunId: setup.latestRunId }));
     })().catch((error: unknown) => {
       if (!cancelled) setState((current) => ({ ...current, loading: false, error: `The workbench did not load: ${messageOf(error)}` }));
     });
     return () => {
       cancelled = true;
     };
-    // restoringRun is read once, at first load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // Keep the column setup and the dataset choice on the server once loading is over.
@@ -89,7 +91,8 @@ export function useWorkbenchSetup({ restoringRun }: { restoringRun: boolean }): 
     let lastDatasetId = useDraftStore.getState().dataset?.id ?? null;
     const unsubscribe = useDraftStore.subscribe((draft) => {
       const datasetId = draft.dataset?.id ?? null;
-      if (datasetId && datasetId !== lastDatasetId) {
+      // A stored dataset chosen, or none (Detach); a reopened run's rows without one change nothing.
+      if (datasetId !== lastDatasetId && (datasetId !== null || draft.dataset === null)) {
         lastDatasetId = datasetId;
         void saveWorkbenchSetup({ datasetId }).catch(() => {});
       }
@@ -98,11 +101,21 @@ export function useWorkbenchSetup({ restoringRun }: { restoringRun: boolean }): 
       lastColumns = columns;
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
+        timer = null;
         void saveWorkbenchSetup({ columns: JSON.parse(columns) }).catch(() => {});
       }, SAVE_COLUMNS_DELAY_MS);
     });
+    // A column added just before the page is left would wait out the delay with no page left.
+    const sendPendingColumns = () => {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = null;
+      sendAsPageLeaves("/api/v1/workbench", "PATCH", { columns: JSON.parse(lastColumns) });
+    };
+    window.addEventListener("pagehide", sendPendingColumns);
     return () => {
       unsubscribe();
+      window.removeEventListener("pagehide", sendPendingColumns);
       if (timer) clearTimeout(timer);
     };
   }, [state.loading]);
