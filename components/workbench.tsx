@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useState } from "react";
+import { useDraftAutosave } from "@/lib/client/use-draft-autosave";
 import { useDraftStore } from "@/lib/client/draft-store";
 import { usePromptStore } from "@/lib/client/prompt-store";
 import { useRunSession } from "@/lib/client/use-run-session";
@@ -17,8 +18,9 @@ type WorkbenchProps = { initialRunId: string | null; initialReadOnly?: boolean }
 
 /** The workbench page: the prompt editor on the left, the toolbar and results grid on the right. */
 export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchProps) {
-  const session = useRunSession(initialRunId, initialReadOnly);
-  const setup = useWorkbenchSetup({ restoringRun: initialRunId !== null });
+  const setup = useWorkbenchSetup();
+  const session = useRunSession({ initialRunId, initialReadOnly, setupLoaded: !setup.loading, latestRunId: setup.latestRunId });
+  useDraftAutosave({ enabled: !setup.loading });
   const viewMode = useViewMode((state) => state.mode);
   const dataset = useDraftStore((state) => state.dataset);
   const prompts = usePromptStore((state) => state.prompts);
@@ -34,14 +36,14 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   // Both panels need the chosen grader: the editor checks the dataset against it, the results grade with it.
   const graders = useMemo(() => prompts.filter((item) => item.type === "grader"), [prompts]);
   const grader = graders.find((item) => item.id === graderId) ?? null;
-  const { startRun, validationProblem, clearValidationProblem } = useStartRun({ session, setupLoading: setup.loading, grader });
+  const { startRun, validationProblem, clearValidationProblem } = useStartRun({ session, setupLoading: setup.loading || session.restoring, grader });
 
   return (
     <div className="flex h-screen min-h-[560px] flex-col">
       <AppHeader />
       <h1 className="sr-only">Prompt workbench</h1>
 
-      <main className="flex min-h-0 flex-1" data-view-mode={viewMode} aria-busy={setup.loading}>
+      <main className="flex min-h-0 flex-1" data-view-mode={viewMode} aria-busy={setup.loading || session.restoring}>
         <EditorPanel
           session={session}
           setup={setup}

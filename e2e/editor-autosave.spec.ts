@@ -81,6 +81,39 @@ test.describe("editor and autosave", () => {
     await expect(page.getByTestId("prompt-version")).toHaveText("v1");
   });
 
+  test("saves typed text while typing, without a blur", async ({ page }) => {
+    const { prompt } = await openFreshWorkbench(page, { text: "Write a haiku." });
+    const workbench = new WorkbenchPage(page);
+    await workbench.writePrompt("Write a haiku about rain.");
+    await expect(workbench.editor).toBeFocused();
+    // Once typing pauses, the draft is on the server, with no new version and the editor still focused.
+    await expect.poll(async () => (await getPrompt(page.request, prompt.id)).text).toBe("Write a haiku about rain.");
+    await expect(page.getByTestId("prompt-save-state")).toHaveText("Saved");
+    await expect(workbench.editor).toBeFocused();
+    expect((await getPrompt(page.request, prompt.id)).versionCounter).toBe(prompt.versionCounter);
+  });
+
+  test("keeps text typed and a column added just before the page is left", async ({ page }) => {
+    const { prompt } = await openFreshWorkbench(page, { text: "Write a haiku." });
+    const workbench = new WorkbenchPage(page);
+    await workbench.addModel("mock / fast");
+    await workbench.writePrompt("Write a haiku about snow.");
+    // Leave at once, before any autosave would have waited long enough: the page flushes on its way out.
+    await page.reload();
+    await expect(page.getByTestId("prompt-name")).toHaveText(prompt.name);
+    await expect(workbench.editor).toHaveText("Write a haiku about snow.");
+    await expect(page.getByRole("columnheader", { name: /mock \/ fast/ })).toBeVisible();
+    expect((await getPrompt(page.request, prompt.id)).text).toBe("Write a haiku about snow.");
+
+    // The same on closing the tab, from a second tab of the same browser.
+    const second = await page.context().newPage();
+    await second.goto("/");
+    await expect(second.getByRole("textbox", { name: "Prompt" })).toHaveText("Write a haiku about snow.");
+    await new WorkbenchPage(second).writePrompt("Write a haiku about hail.");
+    await second.close({ runBeforeUnload: true });
+    await expect.poll(async () => (await getPrompt(page.request, prompt.id)).text).toBe("Write a haiku about hail.");
+  });
+
   test("saves the text when switching prompts, and shows each prompt's own text", async ({ page }) => {
     const other = await createPrompt(page.request, { name: uniqueName("Other prompt"), text: "The other prompt's text." });
     const { prompt } = await openFreshWorkbench(page, { text: "First text." });

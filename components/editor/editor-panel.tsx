@@ -56,6 +56,7 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
   const activePrompt = useActivePrompt();
   const run = useRunStore((state) => state.run);
   const runActive = run ? isRunActive(run.status) : false;
+  const runPlan = useRunStore((state) => state.plan);
   const setViewMode = useViewMode((state) => state.setMode);
   const readOnly = session.readOnly;
 
@@ -91,7 +92,8 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
     setViewMode("focus");
   }, [setViewMode]);
 
-  const runDisabledReason = runGate({ readOnly, loading: setup.loading, columnCount: columns.length, runActive });
+  const runPaused = run?.status === "paused";
+  const runDisabledReason = runGate({ readOnly, loading: setup.loading || session.restoring, columnCount: columns.length, runActive, runPaused });
   const headers = dataset?.headers ?? null;
   // Columns the grader reads are used too, so they are not listed as unused.
   const fitVariables = useMemo(
@@ -164,6 +166,7 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
               onRun={startRun}
               disabled={runDisabledReason !== null}
               running={runActive || (session.busy && !readOnly)}
+              paused={runPaused && !readOnly}
               disabledReason={runDisabledReason}
             />
           </div>
@@ -206,7 +209,7 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
         >
           <summary className="cursor-pointer text-xs font-semibold tracking-wide text-zinc-600 uppercase">Plan and budget</summary>
           <div className="mt-2 flex flex-col gap-2">
-            <RunPlanSummary input={planInput} frozen={runActive} />
+            <RunPlanSummary input={planInput} frozen={runActive} runPlan={run?.id && runActive ? runPlan : null} />
             <BudgetField text={budgetText} mode={budgetMode} disabled={runActive} onChange={setBudget} />
           </div>
         </details>

@@ -66,7 +66,12 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
         <MetricPill metric={metric} onChange={setMetric} />
         <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
         <div className="ml-2 min-w-0 flex-1">
-          <RunStatusBar busy={session.busy} connection={session.connection} onAction={(action) => void session.act(action)} />
+          <RunStatusBar
+            busy={session.busy}
+            connection={session.connection}
+            onAction={(action) => void session.act(action)}
+            onClear={readOnly ? undefined : session.clearRun}
+          />
         </div>
         {run && <ExportRunMenu runId={run.id} look="pill" />}
         <div className="shrink-0">

@@ -15,6 +15,8 @@ type RunPlanSummaryProps = {
   input: CreateRunInput | null;
   /** True while a run is active: the plan is not refreshed then. */
   frozen: boolean;
+  /** While frozen, the plan the server made for the active run (null: not known, as after a reload). */
+  runPlan?: RunEstimate | null;
 };
 
 type PlanState =
@@ -27,8 +29,8 @@ type PlanState =
  * What the next run would do before it starts: "6 cells · ~84 input tokens · est. $0.0012",
  * the models without a price, and per model on "Details". Planned with `?dryRun=true`.
  */
-export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
-  const [state, setState] = useState<PlanState>({ kind: "idle" });
+export function RunPlanSummary({ input, frozen, runPlan = null }: RunPlanSummaryProps) {
+  const [planned, setState] = useState<PlanState>({ kind: "idle" });
   const [expanded, setExpanded] = useState(false);
   const detailsId = useId();
   // The effect compares the request by value: a new object with the same content is no change.
@@ -58,6 +60,10 @@ export function RunPlanSummary({ input, frozen }: RunPlanSummaryProps) {
       controller.abort();
     };
   }, [requestKey, frozen]);
+
+  // While a run is active the plan shown is that run's (a draft's estimate still on its way when
+  // Run was pressed showed another dataset's numbers for the whole run), kept while it is paused.
+  const state: PlanState = frozen ? (runPlan ? { kind: "ready", plan: runPlan } : { kind: "idle" }) : planned;
 
   const plan = state.kind === "ready" ? state.plan : state.kind === "loading" ? state.previous : null;
   if (state.kind === "idle") return null;

@@ -30,15 +30,17 @@ type RunStatusBarProps = {
   busy: boolean;
   connection: ConnectionState | null;
   onAction(action: RunAction): void;
+  /** Shown once the run has ended: puts it away for a clean grid (it stays in history). */
+  onClear?(): void;
 };
 
 /**
  * The run's status, progress ("142 / 200 done"), while it is active Pause/Resume/Cancel, and
  * what it has spent.
  */
-export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) {
+export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusBarProps) {
   const status = useRunStore((state) => state.run?.status ?? null);
-  const { finished, total } = useRunProgress();
+  const { finished, cancelled, total } = useRunProgress();
   if (!status) return null;
 
   const active = isRunActive(status);
@@ -67,7 +69,9 @@ export function RunStatusBar({ busy, connection, onAction }: RunStatusBarProps) 
       </div>
       <span className="shrink-0 text-sm text-zinc-700 tabular-nums" data-testid="run-progress">
         {finished} / {total} done
+        {cancelled > 0 && ` · ${cancelled} cancelled`}
       </span>
+      {!active && onClear && <ToolbarButton label="Clear results" onClick={onClear} disabled={busy} />}
       {active && (
         <div className="flex shrink-0 items-center gap-1.5">
           {status === "paused" ? (

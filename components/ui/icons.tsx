@@ -227,3 +227,13 @@ export function TagIcon(props: IconProps) {
     </svg>
   );
 }
+
+/** Two upright bars: paused. */
+export function PauseIcon(props: IconProps) {
+  return (
+    <svg viewBox="0 0 16 16" fill="currentColor" {...props}>
+      <rect x="4" y="3" width="2.75" height="10" rx="0.75" />
+      <rect x="9.25" y="3" width="2.75" height="10" rx="0.75" />
+    </svg>
+  );
+}

@@ -1,5 +1,6 @@
 // Typed fetch helpers for the browser. Every helper throws an ApiError on a non-2xx answer,
 // carrying the server's own `error.message` so the UI can show it as is.
+import type { RunPlanEstimate } from "@/lib/api/responses";
 import type { CreateRunInput, Run, RunSummary } from "./run-types";
 
 /**
@@ -57,9 +58,30 @@ export async function requestJson<T>(path: string, init?: RequestInit): Promise<
   return body as T;
 }
 
+/** A run just created: no cells yet, the plan the server made for it, and the change cursor to follow from. */
+export type CreatedRun = Run & { plan: RunPlanEstimate; cursor: number };
+
 /** Starts a run; the server plans its cells and starts working on them. */
-export function createRun(input: CreateRunInput): Promise<Run> {
-  return requestJson<Run>("/api/v1/runs", { method: "POST", body: JSON.stringify(input) });
+export function createRun(input: CreateRunInput): Promise<CreatedRun> {
+  return requestJson<CreatedRun>("/api/v1/runs", { method: "POST", body: JSON.stringify(input) });
+}
+
+/**
+ * A browser keeps a keepalive request going after the page is gone, but only for bodies of up to
+ * 64 KiB in flight (the Fetch standard's limit); a larger one is sent as a plain request, which
+ * the page's unload may cut short.
+ */
+const KEEPALIVE_BYTES = 64 * 1024;
+
+/**
+ * Sends JSON as the page is left (pagehide): a same-origin fetch with keepalive, so it passes the
+ * request gate like any other (Origin, Sec-Fetch-Site, Content-Type: application/json). Nothing
+ * waits for the answer: there is no page left to show it.
+ */
+export function sendAsPageLeaves(path: string, method: "PATCH" | "POST", body: unknown): void {
+  const json = JSON.stringify(body);
+  const keepalive = new Blob([json]).size < KEEPALIVE_BYTES;
+  fetch(path, { method, body: json, keepalive, headers: { "content-type": "application/json" }, cache: "no-store" }).catch(() => {});
 }
 
 /**

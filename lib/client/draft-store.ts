@@ -59,6 +59,12 @@ type DraftActions = {
   setBudget(budget: { text?: string; mode?: BudgetMode }): void;
   /** Points the columns at a run's columns, in order (after starting or restoring a run). */
   adoptRunColumns(columns: RunColumn[]): void;
+  /**
+   * Shows a reopened run's cells under the columns set up now: each column takes the first unused
+   * run column with the same model and parameters, so a column added or changed after the run (and
+   * kept by the autosave) stays. Without columns yet, takes the run's.
+   */
+  linkRunColumns(columns: RunColumn[]): void;
 };
 
 let nextColumnId = 1;
@@ -135,4 +141,30 @@ export const useDraftStore = create<DraftState & DraftActions>()((set) => ({
         })),
     });
   },
+
+  linkRunColumns(runColumns) {
+    const { columns, adoptRunColumns } = useDraftStore.getState();
+    if (columns.length === 0) {
+      adoptRunColumns(runColumns);
+      return;
+    }
+    const unused = [...runColumns].sort((a, b) => a.index - b.index);
+    set({
+      columns: columns.map((column) => {
+        const match = unused.findIndex(
+          (run) => run.provider === column.provider && run.model === column.model && sameParams(run.params ?? {}, column.params),
+        );
+        if (match === -1) return { ...column, runColumn: null };
+        const [run] = unused.splice(match, 1);
+        return { ...column, runColumn: run.index };
+      }),
+    });
+  },
 }));
+
+/** Whether two parameter sets say the same, whatever the order of their keys. */
+function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = (value: Record<string, unknown>) => Object.keys(value).filter((key) => value[key] !== undefined);
+  const aKeys = keys(a);
+  return aKeys.length === keys(b).length && aKeys.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+}

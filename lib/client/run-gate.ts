@@ -5,8 +5,10 @@ export type RunGateState = {
   /** The prompts, dataset and columns are still loading. */
   loading: boolean;
   columnCount: number;
-  /** The run on screen is queued or running. */
+  /** The run on screen is queued, running or paused. */
   runActive: boolean;
+  /** The run on screen is paused (still active: it holds the prompt's one run until resumed or cancelled). */
+  runPaused?: boolean;
 };
 
 /**
@@ -14,10 +16,11 @@ export type RunGateState = {
  * Until the dataset and columns have loaded, a run would be checked against none of them, so
  * loading blocks it like the rest.
  */
-export function runGate({ readOnly, loading, columnCount, runActive }: RunGateState): string | null {
+export function runGate({ readOnly, loading, columnCount, runActive, runPaused = false }: RunGateState): string | null {
   if (readOnly) return "This is an earlier run, shown read-only";
   if (loading) return "The workbench is still loading";
   if (columnCount === 0) return "Add a model first";
+  if (runActive && runPaused) return "The run is paused: resume or cancel it to start another";
   if (runActive) return "A run is active: one run at a time";
   return null;
 }

@@ -1,6 +1,7 @@
 // The browser's copy of the run on screen: its summary, columns, rows and cells. Live updates
 // from subscribeToRun and snapshots from GET /api/v1/runs/{id} both land here.
 import { create } from "zustand";
+import type { RunPlanEstimate } from "@/lib/api/responses";
 import { isCellFinished, isRunActive } from "./run-types";
 import type { Cell, Run, RunColumn, RunSummary } from "./run-types";
 
@@ -31,16 +32,22 @@ type RunState = {
   shownCellKeys: Record<string, string>;
   /** Goes up with every change to `cells` or `shownCellKeys`. */
   version: number;
-  /** How many cells there are, and how many have reached a final status, kept in step with `cells`. */
+  /**
+   * How many cells there are, how many are done (reached a final status other than cancelled) and
+   * how many were cancelled, kept in step with `cells`.
+   */
   cellCount: number;
   finishedCount: number;
+  cancelledCount: number;
   /** Answered cells whose cost is unknown (no price for their model). */
   unpricedCount: number;
+  /** The plan the server made for this run when it was started from this page; null when reopened. */
+  plan: RunPlanEstimate | null;
 };
 
 type RunActions = {
-  /** Replaces everything with a full snapshot of a run. */
-  loadRun(run: Run): void;
+  /** Replaces everything with a full snapshot of a run, and the plan it was started with when known. */
+  loadRun(run: Run, plan?: RunPlanEstimate | null): void;
   /** Takes a newer summary (status, counts) of the run on screen. */
   applyRun(summary: RunSummary): void;
   /** Takes one cell, keeping whichever version has the higher `seq` (events may arrive twice). */
@@ -66,7 +73,9 @@ const EMPTY: RunState = {
   version: 0,
   cellCount: 0,
   finishedCount: 0,
+  cancelledCount: 0,
   unpricedCount: 0,
+  plan: null,
 };
 
 const CALLED_STATUSES: ReadonlySet<Cell["status"]> = new Set(["ok", "warning", "malformed"]);
@@ -76,11 +85,18 @@ function unpriced(cell: Cell | undefined): number {
   return cell && CALLED_STATUSES.has(cell.status) && cell.costUsd === null ? 1 : 0;
 }
 
+/** 1 when the cell is done: a final status, but not cancelled ("Cancelled 48 / 48 done" was not true). */
 function finished(cell: Cell | undefined): number {
-  return cell && isCellFinished(cell.status) ? 1 : 0;
+  return cell && isCellFinished(cell.status) && cell.status !== "cancelled" ? 1 : 0;
 }
 
-function indexCells(cells: Cell[]): Pick<RunState, "cells" | "shownCellKeys" | "cellCount" | "finishedCount" | "unpricedCount"> {
+function cancelled(cell: Cell | undefined): number {
+  return cell?.status === "cancelled" ? 1 : 0;
+}
+
+function indexCells(
+  cells: Cell[],
+): Pick<RunState, "cells" | "shownCellKeys" | "cellCount" | "finishedCount" | "cancelledCount" | "unpricedCount"> {
   const byKey: Record<string, Cell> = {};
   for (const cell of cells) {
     const key = cellKey(cell);
@@ -89,28 +105,38 @@ function indexCells(cells: Cell[]): Pick<RunState, "cells" | "shownCellKeys" | "
   }
   const shownCellKeys: Record<string, string> = {};
   let finishedCount = 0;
+  let cancelledCount = 0;
   let unpricedCount = 0;
   let cellCount = 0;
   for (const [key, cell] of Object.entries(byKey)) {
     cellCount += 1;
     finishedCount += finished(cell);
+    cancelledCount += cancelled(cell);
     unpricedCount += unpriced(cell);
     const position = positionKey(cell.row, cell.column);
     const shownKey = shownCellKeys[position];
     if (shownKey === undefined || cell.trial < byKey[shownKey].trial) shownCellKeys[position] = key;
   }
-  return { cells: byKey, shownCellKeys, cellCount, finishedCount, unpricedCount };
+  return { cells: byKey, shownCellKeys, cellCount, finishedCount, cancelledCount, unpricedCount };
 }
 
 /** The store of the run on screen. */
 export const useRunStore = create<RunState & RunActions>()((set) => ({
   ...EMPTY,
 
-  loadRun(run) {
+  loadRun(run, plan = null) {
     const { cells, rows, ...summary } = run;
     // Without the rows, the grid still needs one line per row to show the cells in.
     const shownRows = rows && rows.length > 0 ? rows : Array.from({ length: summary.rowCount }, () => ({}));
-    set((state) => ({ run: summary, columns: summary.columns, rows: shownRows, ...indexCells(cells ?? []), version: state.version + 1 }));
+    set((state) => ({
+      run: summary,
+      columns: summary.columns,
+      rows: shownRows,
+      ...indexCells(cells ?? []),
+      version: state.version + 1,
+      // A snapshot of the same run keeps the plan it was started with.
+      plan: plan ?? (state.run?.id === summary.id ? state.plan : null),
+    }));
   },
 
   applyRun(summary) {
@@ -133,7 +159,7 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
     set((state) => {
       if (!state.run || incoming.length === 0) return state;
       const { cells, shownCellKeys } = state;
-      let { cellCount, finishedCount, unpricedCount } = state;
+      let { cellCount, finishedCount, cancelledCount, unpricedCount } = state;
       let changed = false;
       for (const cell of incoming) {
         const key = cellKey(cell);
@@ -143,12 +169,13 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
         cells[key] = cell;
         cellCount += existing ? 0 : 1;
         finishedCount += finished(cell) - finished(existing);
+        cancelledCount += cancelled(cell) - cancelled(existing);
         unpricedCount += unpriced(cell) - unpriced(existing);
         const position = positionKey(cell.row, cell.column);
         const shownKey = shownCellKeys[position];
         if (shownKey === undefined || cell.trial < cells[shownKey].trial) shownCellKeys[position] = key;
       }
-      return changed ? { version: state.version + 1, cellCount, finishedCount, unpricedCount } : state;
+      return changed ? { version: state.version + 1, cellCount, finishedCount, cancelledCount, unpricedCount } : state;
     });
   },
 
@@ -161,6 +188,7 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
       return {
         version: state.version + 1,
         finishedCount: state.finishedCount + finished(cell) - finished(existing),
+        cancelledCount: state.cancelledCount + cancelled(cell) - cancelled(existing),
         unpricedCount: state.unpricedCount + unpriced(cell) - unpriced(existing),
       };
     });
@@ -180,13 +208,14 @@ export function useShownCell(row: number, column: number | null): Cell | undefin
   });
 }
 
-/** How far the run on screen has got: finished cells out of all its cells. */
-export function useRunProgress(): { finished: number; total: number } {
+/** How far the run on screen has got: done cells out of all its cells, and how many were cancelled. */
+export function useRunProgress(): { finished: number; cancelled: number; total: number } {
   const finished = useRunStore((state) => state.finishedCount);
+  const cancelled = useRunStore((state) => state.cancelledCount);
   const total = useRunStore((state) => {
     const fromCounts = state.run ? Object.values(state.run.counts ?? {}).reduce((sum, n) => sum + n, 0) : 0;
     const planned = state.run ? state.run.rowCount * state.columns.length : 0;
     return Math.max(fromCounts, planned, state.cellCount);
   });
-  return { finished: Math.min(finished, total), total };
+  return { finished: Math.min(finished, total), cancelled: Math.min(cancelled, total), total };
 }

@@ -21,7 +21,7 @@ export type RunSession = {
   openActiveRun(): Promise<void>;
   /** The live connection's state while following a run, else null. */
   connection: ConnectionState | null;
-  /** True while `?run=` is being loaded on first render. */
+  /** True until the run to reopen on first load (`?run=`, else the prompt's latest) is on screen, or known to be none. */
   restoring: boolean;
   /** True when the run on screen is an earlier run opened from history: look, don't touch. */
   readOnly: boolean;
@@ -31,6 +31,8 @@ export type RunSession = {
   openHistory(runId: string): Promise<void>;
   /** Leaves a history view for the run that was on screen before it (or none). */
   closeHistory(): Promise<void>;
+  /** Puts a finished run away: a clean grid for the next run (the run stays in history). */
+  clearRun(): void;
   act(action: RunAction): Promise<void>;
 };
 
@@ -55,11 +57,24 @@ function highestSeq(cells: Cell[]): number {
   return highest;
 }
 
+/** What the session needs to know to reopen a run on first load. */
+export type RunSessionOptions = {
+  /** `?run=` of the address. */
+  initialRunId: string | null;
+  /** `&view=history`: that run is opened read-only. */
+  initialReadOnly?: boolean;
+  /** The setup (prompt, dataset, columns) has loaded: a run reopens onto it. */
+  setupLoaded: boolean;
+  /** The latest run of the active prompt, reopened when the address names none. */
+  latestRunId: string | null;
+};
+
 /**
- * Starts, reopens and follows runs: creates them, loads `?run=` on first render, subscribes to
- * live updates until the run ends, and sends pause, resume and cancel.
+ * Starts, reopens and follows runs: creates them, reopens `?run=` (or the active prompt's latest
+ * run) once the setup has loaded, subscribes to live updates until the run ends, and sends pause,
+ * resume and cancel.
  */
-export function useRunSession(initialRunId: string | null, initialReadOnly = false): RunSession {
+export function useRunSession({ initialRunId, initialReadOnly = false, setupLoaded, latestRunId }: RunSessionOptions): RunSession {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // The run a 409 named, with the message that said so: the offer to open it lasts as long as
@@ -67,7 +82,7 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
   const [refusal, setRefusal] = useState<{ runId: string; message: string } | null>(null);
   const activeRunId = refusal && refusal.message === error ? refusal.runId : null;
   const [connection, setConnection] = useState<ConnectionState | null>(null);
-  const [restoring, setRestoring] = useState(initialRunId !== null);
+  const [restoring, setRestoring] = useState(true);
   const [readOnly, setReadOnly] = useState(initialRunId !== null && initialReadOnly);
   // The run on screen before a history view opened, to go back to.
   const beforeHistoryRef = useRef<string | null>(null);
@@ -130,26 +145,33 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
 
   useEffect(() => stopFollowing, [stopFollowing]);
 
+  // First load: once the setup is there, reopen the run the address names, or else the active
+  // prompt's latest run. A run that cannot be opened (a stale link, another person's run, a wiped
+  // data folder) leaves the setup as it is, says why, and drops the run from the address.
+  const reopenedRef = useRef(false);
   useEffect(() => {
-    if (!initialRunId) return;
-    let cancelled = false;
-    getRun({ id: initialRunId })
+    if (!setupLoaded || reopenedRef.current) return;
+    reopenedRef.current = true;
+    const runId = initialRunId ?? latestRunId;
+    const asHistory = initialRunId !== null && initialReadOnly;
+    if (!runId) {
+      setRestoring(false);
+      return;
+    }
+    getRun({ id: runId })
       .then((run) => {
-        if (cancelled) return;
         useRunStore.getState().loadRun(run);
-        if (!initialReadOnly) useDraftStore.getState().adoptRunColumns(run.columns);
+        if (!asHistory) useDraftStore.getState().linkRunColumns(run.columns);
+        showRunInAddressBar(run.id, asHistory);
         if (isRunActive(run.status)) follow(run.id, highestSeq(run.cells));
       })
       .catch((reason: unknown) => {
-        if (!cancelled) setError(`Could not reopen run ${initialRunId}: ${messageOf(reason)}`);
+        setReadOnly(false);
+        showRunInAddressBar(null);
+        setError(`Could not reopen run ${runId}: ${messageOf(reason)}`);
       })
-      .finally(() => {
-        if (!cancelled) setRestoring(false);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [initialRunId, initialReadOnly, follow]);
+      .finally(() => setRestoring(false));
+  }, [setupLoaded, initialRunId, initialReadOnly, latestRunId, follow]);
 
   const start = useCallback(
     async (input: CreateRunInput, rows?: Record<string, string>[]) => {
@@ -161,11 +183,12 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
         setReadOnly(false);
         beforeHistoryRef.current = null;
         // The 201 answer may leave out the rows and cells; we know the rows we sent.
-        useRunStore.getState().loadRun({ ...run, rows: run.rows ?? input.rows ?? rows ?? [], cells: run.cells ?? [] });
+        // The plan shown while it runs is the one the server made for this run, not the draft's.
+        useRunStore.getState().loadRun({ ...run, rows: run.rows ?? input.rows ?? rows ?? [], cells: run.cells ?? [] }, run.plan);
         useDraftStore.getState().adoptRunColumns(run.columns);
         showRunInAddressBar(run.id);
         // Every cell is queued as of the answer's cursor: follow the changes after it.
-        follow(run.id, (run as { cursor?: number }).cursor ?? 0);
+        follow(run.id, run.cursor ?? 0);
       } catch (reason) {
         setError(`The run did not start: ${messageOf(reason)}`);
         // One run per prompt: the server named the one already going (another tab, another client).
@@ -261,6 +284,14 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
     }
   }, [follow, stopFollowing]);
 
+  const clearRun = useCallback(() => {
+    stopFollowing();
+    beforeHistoryRef.current = null;
+    setReadOnly(false);
+    useRunStore.getState().reset();
+    showRunInAddressBar(null);
+  }, [stopFollowing]);
+
   const clearError = useCallback(() => setError(null), []);
 
   return {
@@ -277,5 +308,6 @@ export function useRunSession(initialRunId: string | null, initialReadOnly = fal
     act,
     openHistory,
     closeHistory,
+    clearRun,
   };
 }

@@ -65,3 +65,12 @@ describe("patchCell", () => {
     expect(useRunStore.getState().cells).toBe(before);
   });
 });
+
+describe("cancelled cells", () => {
+  it("are not counted as done, in a snapshot or as they arrive", () => {
+    loadRunWith([makeCell({ row: 0, seq: 1 }), makeCell({ row: 1, seq: 1, status: "cancelled" })]);
+    expect(useRunStore.getState()).toMatchObject({ finishedCount: 1, cancelledCount: 1 });
+    useRunStore.getState().applyCell(makeCell({ row: 0, seq: 2, status: "cancelled" }));
+    expect(useRunStore.getState()).toMatchObject({ finishedCount: 0, cancelledCount: 2 });
+  });
+});

@@ -24,6 +24,10 @@ describe("runGate", () => {
     expect(runGate({ ...ready, runActive: true })).toBe("A run is active: one run at a time");
   });
 
+  it("says a paused run is paused, not running, and how to go on", () => {
+    expect(runGate({ ...ready, runActive: true, runPaused: true })).toBe("The run is paused: resume or cancel it to start another");
+  });
+
   it("gives the first reason when several apply, in the order the tooltip has always used", () => {
     expect(runGate({ readOnly: true, loading: true, columnCount: 0, runActive: true })).toBe("This is an earlier run, shown read-only");
     expect(runGate({ readOnly: false, loading: true, columnCount: 0, runActive: true })).toBe("The workbench is still loading");
