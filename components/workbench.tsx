@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useDraftAutosave } from "@/lib/client/use-draft-autosave";
 import { useDraftStore } from "@/lib/client/draft-store";
 import { usePromptStore } from "@/lib/client/prompt-store";
@@ -37,6 +37,23 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   const graders = useMemo(() => prompts.filter((item) => item.type === "grader"), [prompts]);
   const grader = graders.find((item) => item.id === graderId) ?? null;
   const { startRun, validationProblem, clearValidationProblem } = useStartRun({ session, setupLoading: setup.loading || session.restoring, grader });
+
+  // Ctrl/Cmd+Enter runs from anywhere on the page (the editor handles its own and stops it there),
+  // but not while a dialog or menu is open: there Enter belongs to what is on top.
+  const startRunRef = useRef(startRun);
+  useEffect(() => {
+    startRunRef.current = startRun;
+  });
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.altKey || event.defaultPrevented || event.repeat) return;
+      if (document.querySelector("[role=dialog], dialog[open], [role=menu]")) return;
+      event.preventDefault();
+      void startRunRef.current();
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
 
   return (
     <div className="flex h-screen min-h-[560px] flex-col">

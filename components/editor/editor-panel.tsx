@@ -4,7 +4,7 @@ import { useCallback, useMemo, useRef } from "react";
 import { detectVariables } from "@/lib/core/template";
 import { datasetFit, graderFit } from "@/lib/client/dataset-fit";
 import { draftRunInput } from "@/lib/client/draft-run-input";
-import { useDraftStore } from "@/lib/client/draft-store";
+import { useDraftStore, type LoadedDataset } from "@/lib/client/draft-store";
 import { OUTPUT_VARIABLE } from "@/lib/client/find-run-problem";
 import {
   clearPromptError,
@@ -55,13 +55,27 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
   const promptError = usePromptStore((state) => state.error);
   const activePrompt = useActivePrompt();
   const run = useRunStore((state) => state.run);
+  const runRows = useRunStore((state) => state.rows);
   const runActive = run ? isRunActive(run.status) : false;
   const runPlan = useRunStore((state) => state.plan);
   const setViewMode = useViewMode((state) => state.setMode);
   const readOnly = session.readOnly;
 
-  // A history view shows the earlier version's text, and its variables.
+  // A history view shows the earlier version's text, its variables, and the dataset it ran on.
   const shownText = readOnly && run ? run.prompt : prompt;
+  const runDataset = useMemo<LoadedDataset | null>(
+    () =>
+      run && run.datasetId !== null
+        ? {
+            id: run.datasetId,
+            name: run.datasetName ?? "Rows of this run",
+            headers: Object.keys(runRows.find((row) => Object.keys(row).length > 0) ?? {}),
+            rowCount: run.rowCount,
+            rows: runRows.slice(0, 50),
+          }
+        : null,
+    [run, runRows],
+  );
   const variables = useMemo(() => detectVariables(shownText), [shownText]);
 
   // What the plan summary asks the server about: the text as typed, before it is saved.
@@ -197,7 +211,7 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
         <h2 id="dataset-heading" className="text-xs font-semibold tracking-wide text-zinc-600 uppercase">
           Dataset
         </h2>
-        <DatasetSummary dataset={dataset} loading={setup.loading} />
+        <DatasetSummary dataset={readOnly && run ? runDataset : dataset} loading={setup.loading} />
       </section>
 
       {!readOnly && (

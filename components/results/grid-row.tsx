@@ -41,7 +41,7 @@ export const GridRow = memo(function GridRow({
       <th
         scope="row"
         title={describeRow(values) || undefined}
-        className="sticky left-0 z-[5] border-x border-b border-zinc-200 bg-zinc-50 px-2 pt-3 text-center align-top text-xs font-medium text-zinc-600 tabular-nums"
+        className={`sticky left-0 z-[5] border-x border-b border-zinc-200 bg-zinc-50 px-2 ${view.density === "compact" ? "align-middle" : "pt-3 align-top"} text-center text-xs font-medium text-zinc-600 tabular-nums`}
       >
         {rowIndex + 1}
       </th>

@@ -1,5 +1,5 @@
 import type { GradeMode } from "@/lib/client/column-summary";
-import type { MetricView } from "@/lib/client/workbench-types";
+import type { GridDensity, MetricView } from "@/lib/client/workbench-types";
 
 /** What every cell of the grid needs to know about the view; one object so rows memoize on it. */
 export type GridView = {
@@ -11,4 +11,6 @@ export type GridView = {
   readOnly: boolean;
   /** The run on screen, for the cell API calls; null before any run. */
   runId: string | null;
+  /** Cards, or one line per cell. */
+  density: GridDensity;
 };

@@ -77,9 +77,23 @@ export const ResultCell = memo(function ResultCell({
   const showOverlay = overlayOpen && view.metric === "grade" && view.gradeMode === "grader" && !!cell?.graderOutput;
   const canRerun = !!cell && view.runActive && !view.readOnly && view.runId !== null && isCellFinished(cell.status);
   const tabIndex = focusable ? 0 : -1;
+  const compact = view.density === "compact";
+  const badge = cell && isCellFinished(cell.status) && (
+    <span key={view.metric} data-testid="cell-badge" data-metric={view.metric} className={`ml-auto flex shrink-0 items-center ${fade}`}>
+      <CellBadge
+        cell={cell}
+        view={view}
+        target={target}
+        tabIndex={tabIndex}
+        overlayOpen={showOverlay}
+        onToggleOverlay={() => setOverlayOpen((open) => !open)}
+        actions={actions}
+      />
+    </span>
+  );
 
   return (
-    <td className="border-r border-b border-zinc-200 p-1.5 align-top">
+    <td className={`border-r border-b border-zinc-200 ${compact ? "p-1" : "p-1.5"} align-top`}>
       <div
         role="group"
         tabIndex={tabIndex}
@@ -88,6 +102,7 @@ export const ResultCell = memo(function ResultCell({
         data-grid-row={rowIndex}
         data-grid-column={columnPosition}
         data-status={state}
+        title={cell ? cellTooltip(cell) : undefined}
         onFocus={(event) => {
           onFocusCell(rowIndex, columnPosition);
           // focus() leaves a cell half under the sticky Row column; bring all of it into view.
@@ -107,37 +122,40 @@ export const ResultCell = memo(function ResultCell({
           }
         }}
         onMouseLeave={() => setOverlayOpen(false)}
-        className={`group/cell relative flex h-[136px] flex-col ${stored ? "cursor-pointer" : ""} rounded-md border px-2.5 pt-2 pb-1.5 ${CARD_STYLES[state]}`}
+        className={`group/cell relative flex ${compact ? "h-7 items-center gap-2 px-2" : "h-[136px] flex-col px-2.5 pt-2 pb-1.5"} ${stored ? "cursor-pointer" : ""} rounded-md border ${CARD_STYLES[state]}`}
       >
-        <div className="min-h-0 flex-1 overflow-hidden">
-          {showOverlay && cell ? <GraderOverlay output={cell.graderOutput ?? ""} /> : <CellBody cell={cell} />}
-        </div>
-        {actions.error && (
+        {compact ? (
+          <>
+            <div className="min-w-0 flex-1 truncate text-[12.5px] leading-7">
+              <CompactBody cell={cell} />
+            </div>
+            {/* One line: the status only when it is not ok, then the metric. */}
+            {cell && cell.status !== "ok" && (
+              <span className="flex max-w-[45%] shrink-0 items-center text-[11px] text-zinc-600">
+                <CellStatusLine cell={cell} />
+              </span>
+            )}
+            {badge}
+            {showOverlay && cell && (
+              <div className="absolute top-full right-0 left-0 z-20 mt-1 h-48 shadow-lg">
+                <GraderOverlay output={cell.graderOutput ?? ""} />
+              </div>
+            )}
+          </>
+        ) : (
+          <div className="min-h-0 flex-1 overflow-hidden">
+            {showOverlay && cell ? <GraderOverlay output={cell.graderOutput ?? ""} /> : <CellBody cell={cell} />}
+          </div>
+        )}
+        {actions.error && !compact && (
           <p role="alert" title={actions.error} className="mt-1 truncate text-[11px] text-red-700">
             {actions.error}
           </p>
         )}
-        {cell && (
+        {cell && !compact && (
           <div className="mt-1 flex h-5 items-center gap-2 text-[11px] text-zinc-600">
             <CellStatusLine cell={cell} />
-            {isCellFinished(cell.status) && (
-              <span
-                key={view.metric}
-                data-testid="cell-badge"
-                data-metric={view.metric}
-                className={`ml-auto flex shrink-0 items-center ${fade}`}
-              >
-                <CellBadge
-                  cell={cell}
-                  view={view}
-                  target={target}
-                  tabIndex={tabIndex}
-                  overlayOpen={showOverlay}
-                  onToggleOverlay={() => setOverlayOpen((open) => !open)}
-                  actions={actions}
-                />
-              </span>
-            )}
+            {badge}
           </div>
         )}
         {canRerun && (
@@ -152,7 +170,7 @@ export const ResultCell = memo(function ResultCell({
               event.stopPropagation();
               actions.rerun();
             }}
-            className="absolute top-1.5 right-1.5 grid size-7 place-items-center rounded-md border border-zinc-200 bg-white text-zinc-600 opacity-0 shadow-sm group-focus-within/cell:opacity-100 group-hover/cell:opacity-100 hover:border-accent hover:text-accent-strong focus-visible:opacity-100 disabled:opacity-100"
+            className={`absolute ${compact ? "top-0 right-0 size-[26px]" : "top-1.5 right-1.5 size-7"} grid place-items-center rounded-md border border-zinc-200 bg-white text-zinc-600 opacity-0 shadow-sm group-focus-within/cell:opacity-100 group-hover/cell:opacity-100 hover:border-accent hover:text-accent-strong focus-visible:opacity-100 disabled:opacity-100`}
           >
             <RerunIcon aria-hidden="true" className={`size-3.5 ${actions.pending === "rerun" ? "motion-safe:animate-spin" : ""}`} />
           </button>
@@ -219,11 +237,63 @@ function CellBody({ cell }: { cell: Cell | undefined }) {
     default:
       // Model output is text, never HTML: React escapes it, and nothing here sets innerHTML.
       return (
-        <p className="line-clamp-5 text-[13px] leading-[1.45] break-words whitespace-pre-wrap text-zinc-900" data-testid="cell-output">
-          {cell.output ? previewText(cell.output) : <span className="text-zinc-500 italic">(empty output)</span>}
-        </p>
+        <>
+          {cell.status === "malformed" && cell.error && (
+            <p className="mb-1 line-clamp-2 text-[11.5px] leading-[1.35] font-medium text-amber-900" data-testid="cell-malformed-reason">
+              {cell.error}
+            </p>
+          )}
+          <p
+            className={`${cell.status === "malformed" && cell.error ? "line-clamp-3" : "line-clamp-5"} text-[13px] leading-[1.45] break-words whitespace-pre-wrap text-zinc-900`}
+            data-testid="cell-output"
+          >
+            {cell.output ? previewText(cell.output) : <span className="text-zinc-500 italic">(empty output)</span>}
+          </p>
+        </>
       );
   }
+}
+
+/** The compact density's one line: the start of the output, or of the error or reason. */
+function CompactBody({ cell }: { cell: Cell | undefined }) {
+  if (!cell) return <span className="text-xs text-zinc-500">Not run</span>;
+  switch (cell.status) {
+    case "queued":
+    case "running":
+      return <span aria-hidden="true" className="block h-2 w-3/4 rounded bg-zinc-200 motion-safe:animate-pulse" />;
+    case "error":
+      return (
+        <span className="text-red-800" data-testid="cell-error">
+          {cell.error ? previewText(cell.error, 120) : "The call failed."}
+        </span>
+      );
+    case "skipped":
+    case "cancelled":
+      return (
+        <span className="text-xs text-zinc-700" data-testid="cell-reason">
+          {cell.status === "skipped" ? "Skipped" : "Cancelled"}
+        </span>
+      );
+    default:
+      return (
+        <span className="text-zinc-900" data-testid="cell-output">
+          {cell.output ? previewText(cell.output.replace(/\s+/g, " "), 120) : <span className="text-zinc-500 italic">(empty output)</span>}
+        </span>
+      );
+  }
+}
+
+/**
+ * The cell's tooltip, where the spec asks for one: a failed call's whole message with its code
+ * and attempts, and why an answer is malformed (the format the prompt asked for).
+ */
+function cellTooltip(cell: Cell): string | undefined {
+  if (cell.status === "error") {
+    const details = [cell.errorCode ? `Code: ${cell.errorCode}` : null, cell.attempts > 1 ? `${cell.attempts} attempts` : null];
+    return [cell.error ?? "The call failed.", details.filter(Boolean).join(" · ")].filter(Boolean).join("\n");
+  }
+  if (cell.status === "malformed" && cell.error) return `Malformed: ${cell.error}`;
+  return undefined;
 }
 
 /** The grader's full output in place of the cell's, scrollable, until the pointer leaves the cell. */

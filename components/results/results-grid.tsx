@@ -5,7 +5,7 @@ import type { GradeMode } from "@/lib/client/column-summary";
 import type { DraftColumn } from "@/lib/client/draft-store";
 import { useRunStore } from "@/lib/client/run-store";
 import type { ModelOption } from "@/lib/client/run-types";
-import type { MetricView } from "@/lib/client/workbench-types";
+import type { GridDensity, MetricView } from "@/lib/client/workbench-types";
 import { AddModelButton } from "./add-model-button";
 import { CellDialog } from "./cell-dialog";
 import { GridRow } from "./grid-row";
@@ -33,6 +33,8 @@ type ResultsGridProps = {
   onEditColumn(id: string, model: ModelOption): void;
   onRemoveColumn(id: string): void;
   metric: MetricView;
+  /** Cards (136 px) or one line per cell. */
+  density: GridDensity;
   /** Grader when the run on screen has a grader, else manual thumbs. */
   gradeMode: GradeMode;
   /** Re-run buttons only during an active run. */
@@ -47,8 +49,11 @@ type ResultsGridProps = {
 const ROW_HEADER_WIDTH = 56;
 const COLUMN_WIDTH = 310;
 const ADD_COLUMN_WIDTH = 56;
-/** A body row: the 136px card, 6px cell padding above and below, and the 1px bottom border. */
-const ROW_HEIGHT = 149;
+/**
+ * A body row's height, which the windowing arithmetic relies on: the 136px card (or the 28px line
+ * of the compact density), the cell padding above and below (6px, 4px compact) and the 1px border.
+ */
+const ROW_HEIGHTS: Record<GridDensity, number> = { comfortable: 136 + 12 + 1, compact: 28 + 8 + 1 };
 
 /** Before a run, a large dataset is previewed only in part; a run shows every row. */
 const PREVIEW_ROW_LIMIT = 50;
@@ -72,12 +77,13 @@ type PickerState = { kind: "add" } | { kind: "edit"; columnId: string; position:
  * between them, scrolling rows that are not rendered yet into view first.
  */
 export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
-  const { columns, rows, rowCount, preview, editDisabled, readOnly, runActive, metric, gradeMode, onRemoveColumn } = props;
+  const { columns, rows, rowCount, preview, editDisabled, readOnly, runActive, metric, density, gradeMode, onRemoveColumn } = props;
   const runId = useRunStore((state) => state.run?.id ?? null);
   const view = useMemo<GridView>(
-    () => ({ metric, gradeMode, runActive, readOnly, runId }),
-    [metric, gradeMode, runActive, readOnly, runId],
+    () => ({ metric, gradeMode, runActive, readOnly, runId, density }),
+    [metric, gradeMode, runActive, readOnly, runId, density],
   );
+  const rowHeight = ROW_HEIGHTS[density];
 
   const shownCount = preview ? Math.min(rows.length, PREVIEW_ROW_LIMIT) : Math.max(rows.length, rowCount);
   const windowed = shownCount > WINDOW_ROWS_ABOVE;
@@ -113,11 +119,22 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
     if (!windowed) return;
     const current = geometry();
     if (!current) return;
-    const next = rowWindow({ ...current, rowHeight: ROW_HEIGHT, rowCount: shownCount, overscan: OVERSCAN });
+    const next = rowWindow({ ...current, rowHeight: rowHeight, rowCount: shownCount, overscan: OVERSCAN });
     setRowRange((previous) =>
       previous.start === next.start && previous.end === next.end && previous.firstVisible === next.firstVisible ? previous : next,
     );
-  }, [windowed, geometry, shownCount]);
+  }, [windowed, geometry, shownCount, rowHeight]);
+
+  // A switch of density keeps the same row at the top of the view instead of the same pixel offset.
+  const shownRowHeight = useRef(rowHeight);
+  useLayoutEffect(() => {
+    const previous = shownRowHeight.current;
+    shownRowHeight.current = rowHeight;
+    const scroller = scrollerRef.current;
+    const current = geometry();
+    if (previous === rowHeight || !scroller || !current || current.scrollTop <= current.bodyTop) return;
+    scroller.scrollTop = current.bodyTop + ((current.scrollTop - current.bodyTop) / previous) * rowHeight;
+  }, [rowHeight, geometry]);
 
   useLayoutEffect(updateRowRange, [updateRowRange]);
 
@@ -167,7 +184,7 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
     }
     const scroller = scrollerRef.current;
     const current = geometry();
-    if (scroller && current) scroller.scrollTop = scrollTopToReveal({ ...current, row: next.row, rowHeight: ROW_HEIGHT });
+    if (scroller && current) scroller.scrollTop = scrollTopToReveal({ ...current, row: next.row, rowHeight: rowHeight });
     pendingFocus.current = next;
     setActive(next);
     updateRowRange();
@@ -182,7 +199,7 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
     const lastRow = shownCount - 1;
     const lastColumn = columns.length - 1;
     const current = geometry();
-    const page = current ? rowsPerPage({ ...current, rowHeight: ROW_HEIGHT }) : 5;
+    const page = current ? rowsPerPage({ ...current, rowHeight: rowHeight }) : 5;
     const next = { row, column };
     if (event.key === "ArrowUp") next.row = Math.max(0, row - 1);
     if (event.key === "ArrowDown") next.row = Math.min(lastRow, row + 1);
@@ -210,15 +227,17 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
   return (
     // Padding goes inside the scroll box, so sticky headers stick to its very edge; scroll padding
     // keeps a focused cell from hiding under the sticky header row, Row column and summary row.
+    // Sideways the grid snaps to whole columns: whatever scrolls it (a click on "+" after a column
+    // is added, a focused cell, a trackpad) leaves no column half under the sticky Row column.
     <div
       ref={scrollerRef}
       onScroll={windowed ? updateRowRange : undefined}
-      className="relative h-full min-h-0 flex-1 overflow-auto [scroll-padding-top:48px] [scroll-padding-bottom:56px] [scroll-padding-left:64px]"
+      className="relative h-full min-h-0 flex-1 overflow-auto [scroll-padding-top:48px] [scroll-padding-bottom:56px] [scroll-padding-left:56px] [scroll-snap-type:x_mandatory]"
     >
       <div className="w-max min-w-full p-5">
         <table
           ref={tableRef}
-          className="border-separate border-spacing-0 text-left"
+          className="border-separate border-spacing-0 text-left [&_thead_th]:[scroll-snap-align:start] [&_thead_td]:[scroll-snap-align:end]"
           style={{ tableLayout: "fixed", width: ROW_HEADER_WIDTH + columns.length * COLUMN_WIDTH + ADD_COLUMN_WIDTH }}
           onKeyDown={onKeyDown}
           aria-describedby="results-grid-help"
@@ -268,7 +287,7 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
             </tr>
           </thead>
           <tbody>
-            {start > 0 && <Spacer height={start * ROW_HEIGHT} span={columns.length + 2} />}
+            {start > 0 && <Spacer height={start * rowHeight} span={columns.length + 2} />}
             {Array.from({ length: end - start }, (_, offset) => {
               const rowIndex = start + offset;
               return (
@@ -279,13 +298,13 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
                   columns={columns}
                   focusableColumn={rowIndex === tabStopRow ? activeColumn : -1}
                   view={view}
-                  height={ROW_HEIGHT}
+                  height={rowHeight}
                   onFocusCell={onFocusCell}
                   onOpenCell={onOpenCell}
                 />
               );
             })}
-            {end < shownCount && <Spacer height={(shownCount - end) * ROW_HEIGHT} span={columns.length + 2} />}
+            {end < shownCount && <Spacer height={(shownCount - end) * rowHeight} span={columns.length + 2} />}
           </tbody>
           {!preview && (
             <tfoot ref={footRef}>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { MAX_COLUMNS, useDraftStore, type DraftColumn } from "@/lib/client/draft-store";
 import { chooseGrader, usePromptStore } from "@/lib/client/prompt-store";
 import { useRunStore } from "@/lib/client/run-store";
@@ -11,7 +11,10 @@ import type { MetricView, PromptItem } from "@/lib/client/workbench-types";
 import { DatasetUploadButton } from "@/components/dataset/dataset-upload-button";
 import { RunStatusBar } from "@/components/run/run-status-bar";
 import { GraderSelect } from "@/components/toolbar/grader-select";
-import { MetricPill } from "@/components/toolbar/metric-pill";
+import { DensityToggle } from "@/components/toolbar/density-toggle";
+import { METRIC_SHORTCUT, MetricPill, nextMetric } from "@/components/toolbar/metric-pill";
+import { useViewMode } from "@/lib/client/view-mode";
+import { isTypingTarget } from "@/lib/client/keyboard-target";
 import { ExportRunMenu } from "./export-run-menu";
 import { ResultsGrid } from "./results-grid";
 
@@ -32,6 +35,21 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
   const runActive = run ? isRunActive(run.status) : false;
   const readOnly = session.readOnly;
   const [metric, setMetric] = useState<MetricView>("grade");
+  const density = useViewMode((state) => state.density);
+  const setDensity = useViewMode((state) => state.setDensity);
+
+  // M cycles the metric from anywhere on the page, except where it is typed as text.
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key.toLowerCase() !== METRIC_SHORTCUT || event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+      if (event.defaultPrevented || isTypingTarget(event.target) || document.querySelector("[role=dialog], dialog[open], [role=menu]"))
+        return;
+      event.preventDefault();
+      setMetric(nextMetric);
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
 
   // A history view shows the run's own columns; otherwise the columns being set up.
   const gridColumns = useMemo<DraftColumn[]>(
@@ -64,6 +82,7 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
       </h2>
       <div role="toolbar" aria-label="Results" className="@container flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4">
         <MetricPill metric={metric} onChange={setMetric} />
+        <DensityToggle density={density} onChange={setDensity} />
         <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
         <div className="ml-2 min-w-0 flex-1">
           <RunStatusBar
@@ -73,7 +92,8 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
             onClear={readOnly ? undefined : session.clearRun}
           />
         </div>
-        {run && <ExportRunMenu runId={run.id} look="pill" />}
+        {/* While a run is active its Pause and Cancel need the room; history exports any run. */}
+        {run && !runActive && <ExportRunMenu runId={run.id} look="pill" />}
         <div className="shrink-0">
           <DatasetUploadButton onLoaded={setDataset} />
         </div>
@@ -115,6 +135,7 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
             onEditColumn={editColumn}
             onRemoveColumn={removeColumn}
             metric={metric}
+            density={density}
             gradeMode={gradeMode}
             runActive={runActive}
             readOnly={readOnly}
@@ -135,7 +156,7 @@ function EmptyResults() {
           Write a prompt; <code className="font-mono text-accent-strong">{"{{variables}}"}</code> are filled from each dataset row.
         </li>
         <li>Upload a CSV or JSON dataset whose columns match the variables (a prompt without variables runs once).</li>
-        <li>Add up to {MAX_COLUMNS} models with +, then press Run (Ctrl+Enter).</li>
+        <li>Add up to {MAX_COLUMNS} models with +, then press Run (Ctrl+Enter, from anywhere on the page). M switches the metric.</li>
       </ol>
     </div>
   );

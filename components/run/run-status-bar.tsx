@@ -1,9 +1,11 @@
 "use client";
 
+import { useState } from "react";
 import type { RunAction } from "@/lib/client/api";
 import { useRunProgress, useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type RunStatus } from "@/lib/client/run-types";
 import type { ConnectionState } from "@/lib/client/subscribe-to-run";
+import { ModalDialog } from "@/components/ui/modal-dialog";
 import { SpendMeter } from "./spend-meter";
 
 const STATUS_LABELS: Record<RunStatus, string> = {
@@ -41,6 +43,7 @@ type RunStatusBarProps = {
 export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusBarProps) {
   const status = useRunStore((state) => state.run?.status ?? null);
   const { finished, cancelled, total } = useRunProgress();
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   if (!status) return null;
 
   const active = isRunActive(status);
@@ -79,9 +82,38 @@ export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusB
           ) : (
             <ToolbarButton label="Pause" onClick={() => onAction("pause")} disabled={busy} />
           )}
-          <ToolbarButton label="Cancel" onClick={() => onAction("cancel")} disabled={busy} tone="danger" />
+          <ToolbarButton label="Cancel" onClick={() => setConfirmingCancel(true)} disabled={busy} tone="danger" />
         </div>
       )}
+      {/* A cancel cannot be undone: the cells not yet done are never run. */}
+      <ModalDialog
+        open={confirmingCancel && active}
+        onClose={() => setConfirmingCancel(false)}
+        title="Cancel this run?"
+        testId="cancel-run-dialog"
+        description={`${Math.max(0, total - finished).toLocaleString("en")} of ${total.toLocaleString("en")} cells are not done yet; they will not run. Finished cells stay. This cannot be undone.`}
+        footer={
+          <>
+            <button
+              type="button"
+              onClick={() => setConfirmingCancel(false)}
+              className="h-8 rounded-lg border border-zinc-300 bg-white px-3 text-sm font-medium text-zinc-800 hover:border-accent hover:bg-accent-soft"
+            >
+              Keep running
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setConfirmingCancel(false);
+                onAction("cancel");
+              }}
+              className="h-8 rounded-lg bg-red-700 px-3 text-sm font-medium text-white hover:bg-red-800"
+            >
+              Cancel run
+            </button>
+          </>
+        }
+      />
       {/* In a narrow results panel (focus mode) the spend waits for more room. */}
       <div className="hidden min-w-0 overflow-hidden @min-[680px]:flex">
         <SpendMeter />

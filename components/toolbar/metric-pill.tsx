@@ -8,14 +8,24 @@ const LABELS: Record<MetricView, string> = { grade: "Grade", tokens: "Tokens", c
 
 type MetricPillProps = { metric: MetricView; onChange(metric: MetricView): void };
 
-/** The metric every badge shows; each press moves on: Grade -> Tokens -> Cost -> Latency -> Grade. */
+/** The key that cycles the metric from anywhere on the page outside a text field (the pill's tooltip says so). */
+export const METRIC_SHORTCUT = "m";
+
+/** The metric after this one: Grade -> Tokens -> Cost -> Latency -> Grade. */
+export function nextMetric(metric: MetricView): MetricView {
+  return METRIC_VIEWS[(METRIC_VIEWS.indexOf(metric) + 1) % METRIC_VIEWS.length];
+}
+
+/** The metric every badge shows; each press (or M) moves on: Grade -> Tokens -> Cost -> Latency -> Grade. */
 export function MetricPill({ metric, onChange }: MetricPillProps) {
-  const next = METRIC_VIEWS[(METRIC_VIEWS.indexOf(metric) + 1) % METRIC_VIEWS.length];
+  const next = nextMetric(metric);
   return (
     <button
       type="button"
       data-testid="metric-pill"
       aria-label={`Metric: ${LABELS[metric]}. Press to show ${LABELS[next]}`}
+      aria-keyshortcuts="M"
+      title={`Show ${LABELS[next]} (M)`}
       onClick={() => onChange(next)}
       className={pillClassName}
     >

@@ -1,35 +1,56 @@
-// The workbench's view mode: focus (editor 65%) while the editor has focus, balanced (30%) after
-// it loses focus or on Run. A UI preference, so it is the one thing kept in localStorage.
+// The workbench's view settings: the view mode, focus (editor 65%) while the editor has focus,
+// balanced (30%) after it loses focus or on Run; and the grid's density, cards or one line per
+// cell. UI preferences, so they are the things kept in localStorage.
 import { useEffect } from "react";
 import { create } from "zustand";
-import type { ViewMode } from "./workbench-types";
+import type { GridDensity, ViewMode } from "./workbench-types";
 
 const STORAGE_KEY = "parallaxr.viewMode";
+const DENSITY_KEY = "parallaxr.gridDensity";
 
-function readStoredMode(): ViewMode {
+function readStored(key: string): string | null {
   try {
-    return window.localStorage.getItem(STORAGE_KEY) === "focus" ? "focus" : "balanced";
+    return window.localStorage.getItem(key);
   } catch {
-    return "balanced";
+    return null;
   }
 }
 
-type ViewModeState = { mode: ViewMode; setMode(mode: ViewMode): void; restore(): void };
+function store(key: string, value: string) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Private windows may refuse storage; the setting then lasts for this page only.
+  }
+}
+
+type ViewModeState = {
+  mode: ViewMode;
+  density: GridDensity;
+  setMode(mode: ViewMode): void;
+  setDensity(density: GridDensity): void;
+  restore(): void;
+};
 
 export const useViewMode = create<ViewModeState>()((set, get) => ({
-  // The server renders balanced; restore() reads the stored mode after hydration.
+  // The server renders balanced cards; restore() reads the stored settings after hydration.
   mode: "balanced",
+  density: "comfortable",
   setMode(mode) {
     if (get().mode === mode) return;
     set({ mode });
-    try {
-      window.localStorage.setItem(STORAGE_KEY, mode);
-    } catch {
-      // Private windows may refuse storage; the mode then lasts for this page only.
-    }
+    store(STORAGE_KEY, mode);
+  },
+  setDensity(density) {
+    if (get().density === density) return;
+    set({ density });
+    store(DENSITY_KEY, density);
   },
   restore() {
-    set({ mode: readStoredMode() });
+    set({
+      mode: readStored(STORAGE_KEY) === "focus" ? "focus" : "balanced",
+      density: readStored(DENSITY_KEY) === "compact" ? "compact" : "comfortable",
+    });
   },
 }));
 

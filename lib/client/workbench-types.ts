@@ -8,6 +8,9 @@ export const METRIC_VIEWS: readonly MetricView[] = ["grade", "tokens", "cost", "
 /** Focus: the editor takes 65% of the width; balanced: 30%. */
 export type ViewMode = "focus" | "balanced";
 
+/** The results grid's rows: 136 px cards, or one line per cell for long comparisons. */
+export type GridDensity = "comfortable" | "compact";
+
 export type PromptType = "generator" | "grader";
 
 /** A stored prompt as GET /api/v1/prompts lists it. */
