@@ -74,7 +74,12 @@ export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusB
         {finished} / {total} done
         {cancelled > 0 && ` · ${cancelled} cancelled`}
       </span>
-      {!active && onClear && <ToolbarButton label="Clear results" onClick={onClear} disabled={busy} />}
+      {!active && onClear && (
+        // Kept on one line: in a crowded toolbar the button would wrap its label.
+        <div className="shrink-0 whitespace-nowrap">
+          <ToolbarButton label="Clear results" onClick={onClear} disabled={busy} />
+        </div>
+      )}
       {active && (
         <div className="flex shrink-0 items-center gap-1.5">
           {status === "paused" ? (
