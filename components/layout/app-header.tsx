@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 /** The places the header links to; a link is current on its path and everything under its section. */
 const NAV_LINKS = [
   { href: "/", label: "Workbench", section: "/" },
+  { href: "/experiments", label: "Experiments", section: "/experiments" },
   { href: "/settings/keys", label: "Settings", section: "/settings" },
 ] as const;
 
