@@ -10,8 +10,15 @@ const STATUS_STYLE: Record<ExperimentRow["status"], string> = {
   error: "bg-red-50 text-red-800 ring-red-200",
 };
 
-/** Long outputs show this much until opened. */
-const PREVIEW_CHARS = 280;
+/** Long outputs show their first lines until opened, so every row's message stays in view. */
+const PREVIEW_LINES = 4;
+const PREVIEW_CHARS = 200;
+
+function preview(output: string): string | null {
+  const lines = output.split("\n");
+  const short = lines.slice(0, PREVIEW_LINES).join("\n").slice(0, PREVIEW_CHARS);
+  return short.length < output.length ? `${short}…` : null;
+}
 
 /**
  * The experiment's rows as the output CSV has them: the input columns, then status, tokens,
@@ -47,10 +54,10 @@ export function ExperimentRowsTable({ experiment }: { experiment: Experiment }) 
             <th scope="col" className="px-3 py-2 text-right">
               output_tokens
             </th>
-            <th scope="col" className="min-w-80 px-3 py-2">
+            <th scope="col" className="w-80 min-w-72 px-3 py-2">
               output
             </th>
-            <th scope="col" className="min-w-60 px-3 py-2">
+            <th scope="col" className="min-w-64 px-3 py-2">
               error_message
             </th>
           </tr>
@@ -67,7 +74,8 @@ export function ExperimentRowsTable({ experiment }: { experiment: Experiment }) 
 
 function RowLine({ row }: { row: ExperimentRow }) {
   const [open, setOpen] = useState(false);
-  const long = row.output.length > PREVIEW_CHARS;
+  const short = preview(row.output);
+  const long = short !== null;
   return (
     <tr className={row.status === "error" ? "bg-red-50/40" : undefined}>
       <td className="px-3 py-2 text-right tabular-nums text-zinc-500">{row.number}</td>
@@ -88,7 +96,7 @@ function RowLine({ row }: { row: ExperimentRow }) {
       <td className="px-3 py-2 text-right tabular-nums">{row.outputTokens ?? ""}</td>
       <td className="px-3 py-2">
         <div className="whitespace-pre-wrap break-words font-mono text-[12px] leading-snug text-zinc-800">
-          {open || !long ? row.output : `${row.output.slice(0, PREVIEW_CHARS)}…`}
+          {open || !long ? row.output : short}
         </div>
         {long && (
           <button
