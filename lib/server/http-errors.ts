@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from "@/lib/engine/errors";
 import { UnauthorizedError } from "@/lib/auth/errors";
+import { isFolderInUseError } from "@/lib/db/data-folder-lock";
 
 /** The error codes the API answers with, each with its HTTP status. */
 export const httpErrors = {
@@ -22,6 +23,7 @@ export const httpErrors = {
   misdirected_request: 421,
   too_many_requests: 429,
   internal: 500,
+  service_unavailable: 503,
 } as const;
 
 /** An error code of the API. */
@@ -68,5 +70,13 @@ function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof NotFoundError) return { error: { code: "not_found", message: error.message, field: error.field } };
   if (error instanceof RunActionError) return { error: { code: "conflict", message: error.message } };
   if (error instanceof ActiveRunError) return { error: { code: "conflict", message: error.message, runId: error.runId } };
+  if (isFolderInUseError(error)) {
+    return {
+      error: {
+        code: "service_unavailable",
+        message: `The data folder is in use by process ${error.holder.pid} (a parallaxr command, or another server). This server opens it as soon as that process ends: try again then.`,
+      },
+    };
+  }
   return { error: { code: "internal", message: "Internal server error. The server log has the details." } };
 }
