@@ -53,6 +53,7 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
   const prompts = usePromptStore((state) => state.prompts);
   const saveState = usePromptStore((state) => state.saveState);
   const promptError = usePromptStore((state) => state.error);
+  const graderModel = usePromptStore((state) => state.graderModel);
   const activePrompt = useActivePrompt();
   const run = useRunStore((state) => state.run);
   const runRows = useRunStore((state) => state.rows);
@@ -81,8 +82,8 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
   // What the plan summary asks the server about: the text as typed, before it is saved.
   const planInput = useMemo<CreateRunInput | null>(() => {
     if (prompt.trim() === "" || columns.length === 0) return null;
-    return { prompt, ...draftRunInput({ dataset, variableCount: variables.length, columns, graderId: grader?.id ?? null }) };
-  }, [prompt, columns, dataset, variables.length, grader]);
+    return { prompt, ...draftRunInput({ dataset, variableCount: variables.length, columns, graderId: grader?.id ?? null, graderModel }) };
+  }, [prompt, columns, dataset, variables.length, grader, graderModel]);
 
   const handleEditorChange = useCallback(
     (text: string) => {
@@ -107,7 +108,13 @@ export function EditorPanel({ session, setup, grader, startRun, focus, animate }
   }, [setViewMode]);
 
   const runPaused = run?.status === "paused";
-  const runDisabledReason = runGate({ readOnly, loading: setup.loading || session.restoring, columnCount: columns.length, runActive, runPaused });
+  const runDisabledReason = runGate({
+    readOnly,
+    loading: setup.loading || session.restoring,
+    columnCount: columns.length,
+    runActive,
+    runPaused,
+  });
   const headers = dataset?.headers ?? null;
   // Columns the grader reads are used too, so they are not listed as unused.
   const fitVariables = useMemo(

@@ -6,6 +6,7 @@ import { compareRuns } from "@/lib/client/compare-runs";
 import { formatRunDate, formatVersionLabel } from "./describe-run";
 import { ModelChangesTable } from "./model-changes-table";
 import { PromptDiff } from "./prompt-diff";
+import { describeGrading } from "./describe-grading";
 
 type RunComparisonProps = {
   /** The earlier run. */
@@ -37,6 +38,12 @@ export function RunComparison({ before, after }: RunComparisonProps) {
         <h4 className="text-xs font-semibold text-zinc-700">
           Per model · {beforeLabel} → {afterLabel}
         </h4>
+        <p className="text-xs text-zinc-600" data-testid="compare-graded-by">
+          {beforeLabel}: {describeGrading(before)}; {afterLabel}: {describeGrading(after)}
+          {describeGrading(before) !== describeGrading(after) && (
+            <span className="font-medium text-amber-800"> · graded differently: the grades may not compare</span>
+          )}
+        </p>
         <ModelChangesTable changes={changes} beforeLabel={beforeLabel} afterLabel={afterLabel} />
       </section>
     </div>

@@ -5,6 +5,7 @@ import { formatGrade, gradeOf } from "@/lib/client/compare-runs";
 import { formatUsd } from "@/lib/client/format-money";
 import { ExportRunMenu } from "@/components/results/export-run-menu";
 import { describeRun, formatRowCount, formatRunDate, versionLabelParts } from "./describe-run";
+import { describeGrading } from "./describe-grading";
 
 type RunHistoryTableProps = {
   runs: PromptRunHistoryEntry[];
@@ -82,7 +83,7 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
               <BodyCell className={STATUS_TONES[run.status] ?? "text-accent-strong"}>{run.status}</BodyCell>
               <BodyCell className="text-right whitespace-nowrap text-zinc-700 tabular-nums">{formatRowCount(run.rowCount)}</BodyCell>
               <BodyCell>
-                <RunModels models={run.models} />
+                <RunModels models={run.models} grading={describeGrading(run)} />
               </BodyCell>
               <BodyCell className="text-right whitespace-nowrap">
                 <ExportRunMenu runId={run.id} label={label} look="row" />{" "}
@@ -123,10 +124,13 @@ function VersionLabel({ run }: { run: PromptRunHistoryEntry }) {
   );
 }
 
-function RunModels({ models }: { models: PromptRunHistoryEntry["models"] }) {
+function RunModels({ models, grading }: { models: PromptRunHistoryEntry["models"]; grading: string }) {
   if (models.length === 0) return <span className="text-zinc-500">no models</span>;
   return (
     <ul className="flex flex-col gap-0.5">
+      <li className="truncate text-[11px] text-zinc-600" data-testid="history-graded-by" title={grading}>
+        {grading}
+      </li>
       {models.map((model) => {
         const grade = gradeOf(model);
         return (
@@ -143,7 +147,14 @@ function RunModels({ models }: { models: PromptRunHistoryEntry["models"] }) {
                 <span className="font-medium text-zinc-900">{formatGrade(grade)}</span>
               )}
             </span>
-            <span className="text-right text-zinc-700 tabular-nums">{formatUsd(model.totalCostUsd)}</span>
+            <span className="text-right text-zinc-700 tabular-nums">
+              {formatUsd(model.totalCostUsd)}
+              {model.graderCostUsd !== null && (
+                <span className="block text-[11px] text-zinc-600" title="The grader's calls, included in the cost above">
+                  grader {formatUsd(model.graderCostUsd)}
+                </span>
+              )}
+            </span>
           </li>
         );
       })}

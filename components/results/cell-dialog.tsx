@@ -4,7 +4,7 @@ import { effectiveGrade } from "@/lib/client/column-summary";
 import { formatLatency, formatTokenCount } from "@/lib/client/format-metrics";
 import { formatUsd } from "@/lib/client/format-money";
 import { gradeColor } from "@/lib/client/grade-color";
-import { useShownCell } from "@/lib/client/run-store";
+import { useRunStore, useShownCell } from "@/lib/client/run-store";
 import { useFullCell } from "@/lib/client/use-full-cell";
 import type { Cell } from "@/lib/client/run-types";
 import { describeManualGrade, isGradable } from "./cell-metric";
@@ -70,6 +70,8 @@ function CellDetails({
   const graderGrade = cell.grade;
   const counted = effectiveGrade(cell, view.gradeMode);
   const inputs = Object.entries(rowValues ?? {});
+  const hasGrader = useRunStore((state) => state.run?.hasGrader ?? false);
+  const graderModel = useRunStore((state) => state.run?.graderModel ?? null);
 
   return (
     <div className="flex flex-col gap-4">
@@ -98,6 +100,14 @@ function CellDetails({
           {cell.costUsd !== null ? formatUsd(cell.costUsd) : cell.tokensIn === null && cell.tokensOut === null ? "—" : "No price"}
           {cell.graderCostUsd !== null ? <span className="text-zinc-500"> · grader {formatUsd(cell.graderCostUsd)}</span> : null}
         </dd>
+        {hasGrader && (
+          <>
+            <Term>Graded by</Term>
+            <dd data-testid="cell-graded-by">
+              {graderModel ? `${graderModel.provider} / ${graderModel.model}` : "this column's own model (an earlier run)"}
+            </dd>
+          </>
+        )}
         <Term>Latency</Term>
         <dd className="tabular-nums">{cell.latencyMs === null ? "—" : formatLatency(cell.latencyMs)}</dd>
         <Term>Grade</Term>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { Fragment, useEffect, useId, useState } from "react";
 import { formatTokenCount } from "@/lib/client/format-metrics";
 import { formatUsd } from "@/lib/client/format-money";
 import { estimateRun, type ModelEstimate, type RunEstimate } from "@/lib/client/estimate-api";
@@ -27,7 +27,8 @@ type PlanState =
 
 /**
  * What the next run would do before it starts: "6 cells · ~84 input tokens · est. $0.0012",
- * the models without a price, and per model on "Details". Planned with `?dryRun=true`.
+ * the grading's part of it ("grading by judge / strict: est. $0.0009"), the models without a
+ * price, and per model (and its grading) on "Details". Planned with `?dryRun=true`.
  */
 export function RunPlanSummary({ input, frozen, runPlan = null }: RunPlanSummaryProps) {
   const [planned, setState] = useState<PlanState>({ kind: "idle" });
@@ -99,6 +100,11 @@ export function RunPlanSummary({ input, frozen, runPlan = null }: RunPlanSummary
           </button>
         )}
       </div>
+      {plan && gradingOf(plan) && (
+        <p className="text-xs text-zinc-600 tabular-nums" data-testid="run-plan-grading">
+          {gradingOf(plan)}
+        </p>
+      )}
       {plan && plan.unpriced.length > 0 && (
         <p className="text-xs text-amber-800" title="These models have no price: set one in Settings → Prices.">
           <span className="font-medium">unpriced:</span> {plan.unpriced.join(", ")}
@@ -127,20 +133,35 @@ export function RunPlanSummary({ input, frozen, runPlan = null }: RunPlanSummary
             </tr>
           </thead>
           <tbody>
-            {plan.models.map((model) => (
-              <tr key={`${model.provider}/${model.model}`} className="border-t border-zinc-100">
-                <th scope="row" className="max-w-[140px] truncate py-1 pr-2 font-normal text-zinc-900">
-                  {model.provider} / {model.model}
-                </th>
-                <td className="py-1 pr-2 text-right">{model.cells}</td>
-                <td className="py-1 pr-2 text-right">~{formatTokenCount(model.inputTokens)}</td>
-                <td className="py-1 pr-2 text-right" title={OUTPUT_SOURCES[model.outputTokensSource]}>
-                  {model.outputTokens === null ? "?" : `~${formatTokenCount(model.outputTokens)}`}
-                </td>
-                <td className={`py-1 text-right ${model.priced ? "" : "text-amber-800"}`}>
-                  {model.costUsd === null ? (model.priced ? "unknown" : "unpriced") : formatUsd(model.costUsd)}
-                </td>
-              </tr>
+            {plan.models.map((model, index) => (
+              <Fragment key={index}>
+                <tr className="border-t border-zinc-100">
+                  <th scope="row" className="max-w-[140px] truncate py-1 pr-2 font-normal text-zinc-900">
+                    {model.provider} / {model.model}
+                  </th>
+                  <td className="py-1 pr-2 text-right">{model.cells}</td>
+                  <td className="py-1 pr-2 text-right">~{formatTokenCount(model.inputTokens)}</td>
+                  <td className="py-1 pr-2 text-right" title={OUTPUT_SOURCES[model.outputTokensSource]}>
+                    {model.outputTokens === null ? "?" : `~${formatTokenCount(model.outputTokens)}`}
+                  </td>
+                  <td className={`py-1 text-right ${model.priced ? "" : "text-amber-800"}`}>
+                    {model.costUsd === null ? (model.priced ? "unknown" : "unpriced") : formatUsd(model.costUsd)}
+                  </td>
+                </tr>
+                {model.graderModel && (
+                  <tr className="text-zinc-600">
+                    <th scope="row" className="max-w-[140px] truncate py-1 pr-2 pl-3 font-normal">
+                      grading by {model.graderModel.provider} / {model.graderModel.model}
+                    </th>
+                    <td className="py-1 pr-2 text-right">{model.cells}</td>
+                    <td className="py-1 pr-2 text-right">~{formatTokenCount(model.graderInputTokens)}</td>
+                    <td className="py-1 pr-2 text-right" title="Output tokens: the average of this grading model's earlier grades">
+                      {model.graderOutputTokens === null ? "?" : `~${formatTokenCount(model.graderOutputTokens)}`}
+                    </td>
+                    <td className="py-1 text-right">{describeGradingCost(model)}</td>
+                  </tr>
+                )}
+              </Fragment>
             ))}
           </tbody>
         </table>
@@ -164,6 +185,23 @@ function summarizeWork(plan: RunEstimate): string {
 /** "est. $0.0012", or "at least $0.0012" when some model's cost is unknown. */
 function summarizeCost(plan: RunEstimate): string {
   return plan.totalIsLowerBound ? `at least ${formatUsd(plan.totalCostUsd)}` : `est. ${formatUsd(plan.totalCostUsd)}`;
+}
+
+/** "grading by judge / strict: est. $0.0009 of it", or null for a run without a grader. */
+function gradingOf(plan: RunEstimate): string | null {
+  const graded = plan.models.filter((model) => model.graderModel !== null);
+  if (graded.length === 0) return null;
+  const names = [...new Set(graded.map((model) => `${model.graderModel!.provider} / ${model.graderModel!.model}`))];
+  const cost = graded.reduce((sum, model) => sum + (model.graderCostUsd ?? model.graderLowerBoundUsd ?? 0), 0);
+  const lowerBound = graded.some((model) => model.graderCostUsd === null);
+  return `grading by ${names.join(", ")}: ${lowerBound ? "at least" : "est."} ${formatUsd(cost)} of it`;
+}
+
+/** The grading's cost in the details: its estimate, its floor, or why there is none. */
+function describeGradingCost(model: ModelEstimate): string {
+  if (model.graderCostUsd !== null) return formatUsd(model.graderCostUsd);
+  if (model.graderLowerBoundUsd !== null) return `≥ ${formatUsd(model.graderLowerBoundUsd)}`;
+  return "unpriced";
 }
 
 function describeModel(model: ModelEstimate): string {

@@ -4,13 +4,17 @@ import { formatUsd } from "@/lib/client/format-money";
 import { useRunStore } from "@/lib/client/run-store";
 
 /**
- * What the run on screen has spent: "$0.0021 of $0.01" with a bar when it has a budget, else
- * "$0.0021"; notes when some answered cells have no known cost (no price for their model).
+ * What the run on screen has spent, its models' answers and its grader's calls together:
+ * "$0.0021 of $0.01" with a bar when it has a budget, else "$0.0021"; with a grader, the two
+ * the grader's part apart ("(grader $0.0012)", the models' in its tooltip); notes when some answered cells have no known cost.
  */
 export function SpendMeter() {
   const spent = useRunStore((state) => state.run?.spentUsd ?? null);
   const budget = useRunStore((state) => state.run?.budgetUsd ?? null);
   const someUnknown = useRunStore((state) => state.unpricedCount > 0);
+  const hasGrader = useRunStore((state) => state.run?.hasGrader ?? false);
+  const generatorSpent = useRunStore((state) => state.run?.generatorSpentUsd ?? 0);
+  const graderSpent = useRunStore((state) => state.run?.graderSpentUsd ?? 0);
   if (spent === null) return null;
 
   const hasBudget = budget !== null && budget > 0;
@@ -38,6 +42,15 @@ export function SpendMeter() {
         </div>
       ) : null}
       <span className={`shrink-0 ${over ? "font-medium text-amber-800" : ""}`}>{text}</span>
+      {hasGrader && (
+        <span
+          data-testid="spend-split"
+          className="shrink-0 text-xs text-zinc-500"
+          title={`Models ${formatUsd(generatorSpent)}, grader ${formatUsd(graderSpent)}: the budget counts both.`}
+        >
+          (grader {formatUsd(graderSpent)})
+        </span>
+      )}
       {someUnknown && (
         <span
           className="truncate text-xs text-amber-700"

@@ -5,7 +5,7 @@ import { detectVariables } from "@/lib/core/template";
 import { draftRunInput } from "@/lib/client/draft-run-input";
 import { useDraftStore } from "@/lib/client/draft-store";
 import { findRunProblem, type RunValidationProblem } from "@/lib/client/find-run-problem";
-import { refreshActivePrompt, saveActiveText, useActivePrompt } from "@/lib/client/prompt-store";
+import { refreshActivePrompt, saveActiveText, useActivePrompt, usePromptStore } from "@/lib/client/prompt-store";
 import { runGate } from "@/lib/client/run-gate";
 import { useRunStore } from "@/lib/client/run-store";
 import { isRunActive, type CreateRunInput } from "@/lib/client/run-types";
@@ -36,6 +36,7 @@ export type StartRun = {
 export function useStartRun({ session, setupLoading, grader }: StartRunOptions): StartRun {
   const { prompt, dataset, columns, budgetText, budgetMode } = useDraftStore();
   const activePrompt = useActivePrompt();
+  const graderModel = usePromptStore((state) => state.graderModel);
   const run = useRunStore((state) => state.run);
   const runActive = run ? isRunActive(run.status) : false;
   const setViewMode = useViewMode((state) => state.setMode);
@@ -69,7 +70,7 @@ export function useStartRun({ session, setupLoading, grader }: StartRunOptions):
     }
     const input: CreateRunInput = {
       promptId: activePrompt.id,
-      ...draftRunInput({ dataset, variableCount: variables.length, columns, graderId: grader?.id ?? null }),
+      ...draftRunInput({ dataset, variableCount: variables.length, columns, graderId: grader?.id ?? null, graderModel }),
       ...(budget === null ? {} : { budgetUsd: budget, budgetMode }),
     };
     await session.start(input, dataset && dataset.rows.length === dataset.rowCount ? dataset.rows : undefined);
@@ -85,6 +86,7 @@ export function useStartRun({ session, setupLoading, grader }: StartRunOptions):
     variables,
     dataset,
     grader,
+    graderModel,
     budget,
     budgetMode,
     setViewMode,

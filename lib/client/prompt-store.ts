@@ -12,6 +12,8 @@ type PromptState = {
   savedText: string;
   saveState: SaveState;
   graderId: string | null;
+  /** The model that grades every column of the next run; null: the first column's model. */
+  graderModel: { provider: string; model: string } | null;
   /** The last failure of a prompt action (create, rename, delete, switch), for an alert. */
   error: string | null;
 };
@@ -22,6 +24,7 @@ const initial: PromptState = {
   savedText: "",
   saveState: { status: "saved" },
   graderId: null,
+  graderModel: null,
   error: null,
 };
 
@@ -190,6 +193,11 @@ export async function chooseGrader(id: string | null): Promise<void> {
   } catch (error) {
     usePromptStore.setState({ graderId: previous, error: `Could not choose the grader: ${messageOf(error)}` });
   }
+}
+
+/** Chooses the model that grades every column of the next run (null: the first column's model). */
+export function chooseGraderModel(model: { provider: string; model: string } | null): void {
+  usePromptStore.setState({ graderModel: model });
 }
 
 /** Reads the active prompt again (its version moves on Run when the text changed). */
