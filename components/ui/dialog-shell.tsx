@@ -87,7 +87,8 @@ export function DialogShell({
               if (event.target instanceof Node && contentRef.current?.contains(event.target)) event.preventDefault();
             }}
             onKeyDown={(event) => {
-              if (event.key !== "Escape" || event.defaultPrevented || !event.currentTarget.contains(event.target as Node)) return;
+              // Not defaultPrevented: onEscapeKeyDown above has set it on this very event.
+              if (event.key !== "Escape" || !event.currentTarget.contains(event.target as Node)) return;
               event.preventDefault();
               onClose();
             }}
