@@ -107,6 +107,9 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
             changeOpen(true, true);
           }
         }}
+        // Radix keeps the focus off the button on a click; taking it here, as a click would, makes the
+        // item focused next a focus by mouse, without the keyboard's ring (the menu had none before).
+        onPointerDown={(event) => event.currentTarget.focus()}
         className="grid size-7 shrink-0 place-items-center rounded-md text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 aria-expanded:bg-zinc-100"
       >
         <ChevronDownIcon aria-hidden="true" className="size-4" strokeWidth="1.75" />
