@@ -61,9 +61,12 @@ test.describe("parallaxr run and the server on one data folder", () => {
       expect(run.code).toBe(0);
       expect(outputIds(path.join(workDir, "out.csv"))).toEqual(["1", "2", "3", "4", "5"]);
       const listed = (await (await fetch(`${server.url}/api/v1/experiments`)).json()) as {
-        experiments: Array<{ experimentsFile: string; counts: { ok: number } }>;
+        experiments: Array<{ id: string; experimentsFile: string; counts: { ok: number } }>;
       };
       expect(listed.experiments.map((entry) => [entry.experimentsFile, entry.counts.ok])).toEqual([["e.csv", 5]]);
+      // the rows the command appended are byte for byte the page's download of the same run
+      const download = await (await fetch(`${server.url}/api/v1/experiments/${listed.experiments[0].id}/output.csv`)).text();
+      expect(readFileSync(path.join(workDir, "out.csv"), "utf8")).toBe(download);
     } finally {
       await server.kill();
       rmSync(dataDir, { recursive: true, force: true });
