@@ -12,16 +12,18 @@ export function ErrorAlert({ message, onDismiss, action }: ErrorAlertProps) {
   if (!message) return null;
   return (
     <div role="alert" className="flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-      <p className="min-w-0 flex-1 break-words">{message}</p>
-      {action && (
-        <button
-          type="button"
-          onClick={action.onClick}
-          className="shrink-0 rounded-md border border-red-300 bg-white px-2 py-0.5 text-xs font-medium text-red-800 hover:bg-red-100"
-        >
-          {action.label}
-        </button>
-      )}
+      <div className="flex min-w-0 flex-1 flex-col items-start gap-2">
+        <p className="break-words">{message}</p>
+        {action && (
+          <button
+            type="button"
+            onClick={action.onClick}
+            className="rounded-md border border-red-300 bg-white px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-100"
+          >
+            {action.label}
+          </button>
+        )}
+      </div>
       <button
         type="button"
         onClick={onDismiss}
