@@ -114,12 +114,17 @@ export type PassRateComparison = {
   candidate: Estimate;
   /** Candidate's pass rate minus the baseline's. */
   difference: number;
-  /** Newcombe's score interval for paired proportions (1998, method 10). */
+  /**
+   * "newcombe": one trial per case, Newcombe's score interval for paired proportions (1998,
+   * method 10) and the exact McNemar test. "bootstrap": several trials, the paired bootstrap of
+   * the per-case pass rates (no McNemar: a case is no longer a pass or a fail).
+   */
+  method: "newcombe" | "bootstrap";
   interval: Interval;
-  /** Cases the baseline passed and the candidate failed, and the other way round. */
+  /** Cases where the baseline did better than the candidate, and the other way round. */
   discordant: { baseline_only: number; candidate_only: number };
-  /** Exact McNemar test: two-sided binomial on the discordant pairs. */
-  mcnemar_p_value: number;
+  /** Exact McNemar test (two-sided binomial on the discordant pairs); null with several trials. */
+  mcnemar_p_value: number | null;
   /** False when the interval covers 0. */
   distinguishable: boolean;
   /** Cases a difference of this size needs at 80% power and alpha 0.05; null when it is 0. */
