@@ -8,7 +8,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getAppContext } = await import("./lib/server/context");
-  const { isFolderInUseError } = await import("./lib/db/data-folder-lock");
+  const { isFolderInUseError } = await import("./lib/db/errors");
   try {
     await getAppContext();
   } catch (error) {

@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from "@/lib/engine/errors";
 import { UnauthorizedError } from "@/lib/auth/errors";
-import { isFolderInUseError } from "@/lib/db/data-folder-lock";
+import { isFolderInUseError } from "@/lib/db/errors";
 
 /** The error codes the API answers with, each with its HTTP status. */
 export const httpErrors = {

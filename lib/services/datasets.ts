@@ -1,6 +1,6 @@
 import type { DatasetDeletionResult, DatasetItem, DatasetUploadResult, DatasetWithRows } from "@/lib/api/responses";
 import type { CreateDatasetRequest } from "@/lib/api/schemas";
-import { datasetContentHash } from "@/lib/core/dataset-content-hash";
+import { datasetContentHash } from "@/lib/formats/dataset-content-hash";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { deleteDataset as deleteDatasetRow } from "@/lib/db/datasets/delete-dataset";

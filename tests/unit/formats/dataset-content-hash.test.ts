@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { datasetContentHash } from "@/lib/core/dataset-content-hash";
+import { datasetContentHash } from "@/lib/formats/dataset-content-hash";
 
 describe("datasetContentHash", () => {
   const rows = [
