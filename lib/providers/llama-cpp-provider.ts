@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Llama, LlamaCompletion, LlamaContext, LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { readParams, type StandardParamName } from "./adapters/read-params";
+import { readGgufContextLength } from "./gguf-context-length";
 import { isProviderError, ProviderError } from "./provider-error";
 import type { ModelInfo, ModelParams, TextGenerateRequest, TextGenerateResult, TextProvider } from "./types";
 
@@ -22,7 +23,10 @@ export interface LlamaCppProviderOptions {
 
 /** The llama.cpp provider: a TextProvider that also frees the models it loaded. */
 export type LlamaCppProvider = TextProvider & {
-  /** The model's train context; null when the name is no model (generate then says model_not_found). */
+  /**
+   * The context the model runs with: contextSize when set, else the length its file declares in
+   * its GGUF metadata, read without loading it; null when the name is no usable model.
+   */
   contextWindow(model: string): Promise<number | null>;
   close(): Promise<void>;
 };
@@ -62,13 +66,13 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
   let runtimePromise: Promise<Runtime> | null = null;
   // Keyed by the resolved file, so one file reached by name and by path loads once.
   const loads = new Map<string, Promise<LoadedModel>>();
-  // Loads that finished, so listing models never waits for one in progress.
-  const ready = new Map<string, LoadedModel>();
   // Why a file's last load failed, and the file's size and time as it was then: shown in the model
   // list, and answered again without asking llama.cpp until the file changes. A second failed load
   // of one file left node-llama-cpp unable to dispose of its runtime (close hung for good), and
   // each attempt of a multi-gigabyte file costs seconds.
   const failures = new Map<string, { problem: string; version: string }>();
+  // The context length each file declares, kept while the file stays the same.
+  const declared = new Map<string, { length: number | null; version: string }>();
   let closed = false;
 
   // Imported on first use: the native binding is only loaded by a server that runs a local model.
@@ -86,11 +90,8 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
     if (!loading) {
       loading = loadModel(file);
       loads.set(file, loading);
-      loading.then(
-        (loaded) => ready.set(file, loaded),
-        // A failed load is not kept, so fixing the file and retrying works.
-        () => loads.delete(file),
-      );
+      // A failed load is not kept, so fixing the file and retrying works.
+      loading.catch(() => loads.delete(file));
     }
     return loading;
   }
@@ -125,6 +126,24 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       await model.dispose();
       throw error;
     }
+  }
+
+  /** The context a usable file runs with; null for a broken or unreadable one. */
+  function fileContextWindow(file: string): number | null {
+    if (ggufFileProblem(file) || failedProblem(file)) return null;
+    if (contextSize) return contextSize;
+    const version = fileVersion(file);
+    const known = declared.get(file);
+    if (known && known.version === version) return known.length;
+    let length: number | null;
+    try {
+      length = readGgufContextLength(file);
+    } catch {
+      // A header that cannot be read is a file llama.cpp will refuse too; generate says why.
+      length = null;
+    }
+    declared.set(file, { length, version });
+    return length;
   }
 
   function failedProblem(file: string): string | null {
@@ -197,18 +216,20 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
           description: problem
             ? `Not usable: ${path.basename(file)} is not a loadable GGUF model (${problem})`
             : `GGUF model ${path.basename(file)}, run by llama.cpp in this process`,
-          contextWindow: ready.get(file)?.model.trainContextSize ?? null,
+          contextWindow: problem || !isFile(file) ? null : fileContextWindow(file),
         };
       });
     },
 
     async contextWindow(model: string): Promise<number | null> {
+      let file: string;
       try {
-        return (await loadFor(model)).model.trainContextSize;
+        file = resolveModelFile(model);
       } catch (error) {
         if (isProviderError(error) && error.code === "model_not_found") return null;
         throw error;
       }
+      return fileContextWindow(file);
     },
 
     async countTokens(model: string, text: string): Promise<number> {
@@ -288,7 +309,6 @@ export function createLlamaCppProvider(options: LlamaCppProviderOptions = {}): L
       closed = true;
       const pending = [...loads.values()];
       loads.clear();
-      ready.clear();
       for (const loading of pending) {
         const loaded = await loading.catch(() => null);
         if (!loaded) continue;

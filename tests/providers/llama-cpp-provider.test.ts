@@ -260,11 +260,44 @@ describe("llama.cpp provider", () => {
     }
   });
 
+  it("reads the context window from the file's own GGUF metadata (<architecture>.context_length), without loading it", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "parallaxr-gguf-window-"));
+    // The real model with its declared context length changed from 2048 to 4096, and a copy of
+    // its header alone, which llama.cpp could never load.
+    const patched = readFileSync(modelPath);
+    const at = patched.indexOf("llama.context_length") + "llama.context_length".length;
+    expect(patched.readUInt32LE(at)).toBe(4); // a uint32 value follows
+    expect(patched.readUInt32LE(at + 4)).toBe(2048);
+    patched.writeUInt32LE(4096, at + 4);
+    writeFileSync(path.join(folder, "wide.gguf"), patched);
+    writeFileSync(path.join(folder, "header-only.gguf"), patched.subarray(0, at + 8));
+    const local = createLlamaCppProvider({ modelsDir: folder, maxThreads: 1 });
+    const fixed = createLlamaCppProvider({ models: { stories: modelPath }, contextSize: 512, maxThreads: 1 });
+    try {
+      await expect(local.contextWindow("wide")).resolves.toBe(4096);
+      await expect(local.contextWindow("header-only")).resolves.toBe(4096);
+      expect((await local.listModels()).map(({ model, contextWindow }) => ({ model, contextWindow }))).toEqual([
+        { model: "header-only", contextWindow: 4096 },
+        { model: "wide", contextWindow: 4096 },
+      ]);
+      // the file changed: read again
+      copyFileSync(modelPath, path.join(folder, "wide.gguf"));
+      await expect(local.contextWindow("wide")).resolves.toBe(2048);
+      // a context size set for the provider is the window its calls run with
+      await expect(fixed.contextWindow("stories")).resolves.toBe(512);
+    } finally {
+      await local.close();
+      await fixed.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it("offers every .gguf file in modelsDir and says when a configured file is missing", async () => {
     const local = createLlamaCppProvider({ modelsDir, models: { gone: "/nowhere/gone.gguf" } });
     try {
       expect(await local.listModels()).toEqual([
-        expect.objectContaining({ model: "stories260K", label: "Local / stories260K", contextWindow: null }),
+        // read from the file's metadata, before anything was loaded
+        expect.objectContaining({ model: "stories260K", label: "Local / stories260K", contextWindow: 2048 }),
         expect.objectContaining({ model: "gone", label: "Local / gone" }),
       ]);
       const error = await providerErrorOf(local.generate(request({ model: "gone" })));
