@@ -36,7 +36,11 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   // Both panels need the chosen grader: the editor checks the dataset against it, the results grade with it.
   const graders = useMemo(() => prompts.filter((item) => item.type === "grader"), [prompts]);
   const grader = graders.find((item) => item.id === graderId) ?? null;
-  const { startRun, validationProblem, clearValidationProblem } = useStartRun({ session, setupLoading: setup.loading || session.restoring, grader });
+  const { startRun, validationProblem, clearValidationProblem } = useStartRun({
+    session,
+    setupLoading: setup.loading || session.restoring,
+    grader,
+  });
 
   // Ctrl/Cmd+Enter runs from anywhere on the page (the editor handles its own and stops it there),
   // but not while a dialog or menu is open: there Enter belongs to what is on top.
@@ -58,9 +62,10 @@ export function Workbench({ initialRunId, initialReadOnly = false }: WorkbenchPr
   return (
     <div className="flex h-screen min-h-[560px] flex-col">
       <AppHeader />
-      <h1 className="sr-only">Prompt workbench</h1>
 
       <main className="flex min-h-0 flex-1" data-view-mode={viewMode} aria-busy={setup.loading || session.restoring}>
+        {/* In the main landmark, where a screen reader's list of landmarks leads (outside any, axe flagged it). */}
+        <h1 className="sr-only">Prompt workbench</h1>
         <EditorPanel
           session={session}
           setup={setup}

@@ -43,7 +43,7 @@ test.describe("editor and autosave", () => {
       [variable, tag, json].map((locator) => locator.evaluate((element) => getComputedStyle(element).color)),
     );
     // Purple variables, teal tags, amber json: three different colours, none the plain text's.
-    expect(colours).toEqual(["rgb(95, 92, 214)", "rgb(15, 118, 110)", "rgb(180, 83, 9)"]);
+    expect(colours).toEqual(["rgb(79, 75, 196)", "rgb(15, 118, 110)", "rgb(180, 83, 9)"]);
     const plain = await editor
       .locator(".cm-line")
       .first()

@@ -113,6 +113,8 @@ export const ResultCell = memo(function ResultCell({
         }}
         onKeyDown={(event) => {
           if (event.key === "Escape" && overlayOpen) {
+            // From inside the overlay, which goes away, focus returns to the cell.
+            if ((event.target as HTMLElement).closest("[data-testid=grader-overlay]")) event.currentTarget.focus();
             setOverlayOpen(false);
             event.stopPropagation();
             event.preventDefault();
@@ -303,6 +305,9 @@ function GraderOverlay({ output }: { output: string }) {
       data-testid="grader-overlay"
       role="region"
       aria-label="Grader output"
+      // A Tab stop while open, so the keyboard can scroll a long answer too (WCAG 2.1.1; axe's
+      // scrollable-region-focusable); Escape in it closes it.
+      tabIndex={0}
       // Scrolling or selecting text in the overlay is not a click on the cell.
       onClick={(event) => event.stopPropagation()}
       className="h-full overflow-y-auto rounded bg-accent-soft px-1.5 py-1 text-[12.5px] leading-[1.45] break-words whitespace-pre-wrap text-zinc-800 ring-1 ring-accent-line"

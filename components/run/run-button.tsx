@@ -28,7 +28,7 @@ export function RunButton({ onRun, disabled, running, paused = false, disabledRe
       {spinning && <SpinnerIcon aria-hidden="true" className="size-4 animate-spin" data-testid="run-spinner" trackOpacity={0.3} />}
       {paused && <PauseIcon aria-hidden="true" className="size-3.5" />}
       {paused ? "Paused" : spinning ? "Running" : "Run"}
-      <kbd aria-hidden="true" className="rounded bg-white/20 px-1.5 py-0.5 font-sans text-[11px] font-medium">
+      <kbd aria-hidden="true" className="rounded bg-black/20 px-1.5 py-0.5 font-sans text-[11px] font-medium">
         Ctrl ↵
       </kbd>
     </button>
