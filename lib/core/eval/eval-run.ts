@@ -12,6 +12,8 @@ export type EvalRunConfig = {
   max_tokens: number;
   temperature: number;
   evaluation_threshold: number;
+  /** Metrics with their own `threshold` (llm_judge's), which overrides evaluation_threshold. */
+  metric_thresholds?: Record<string, number>;
 };
 
 /** One test case's result for one prompt on one model (one trial of it). */
