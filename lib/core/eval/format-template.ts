@@ -162,7 +162,9 @@ function checkField(part: Extract<Part, { kind: "field" }>): void {
     throw new TemplateError(`Replacement index ${index} out of range for positional args tuple`);
   }
   if (field.formatSpec !== "") {
-    throw new TemplateError(`Format spec ':${field.formatSpec}' in ${part.source} is not supported; write {${field.name}} alone`);
+    throw new TemplateError(
+      `Format spec ':${field.formatSpec}' in ${part.source} is not supported; write {${field.name}} alone, or {{ and }} for literal braces`,
+    );
   }
   if (field.accessors.some((accessor) => accessor.kind === "attribute")) {
     throw new TemplateError(`Attribute access in ${part.source} is not supported; write ${field.name}[key] for a key of a mapping`);

@@ -92,7 +92,9 @@ describe("checkTemplate", () => {
   });
 
   it("refuses a format spec and attribute access rather than render them unlike Python", () => {
-    expect(checkTemplate("{text:>20}")).toBe("Format spec ':>20' in {text:>20} is not supported; write {text} alone");
+    expect(checkTemplate("{text:>20}")).toBe(
+      "Format spec ':>20' in {text:>20} is not supported; write {text} alone, or {{ and }} for literal braces",
+    );
     expect(checkTemplate("{text.upper}")).toBe("Attribute access in {text.upper} is not supported; write text[key] for a key of a mapping");
   });
 
