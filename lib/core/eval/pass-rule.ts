@@ -33,3 +33,10 @@ export function judgeResult(
     .map((metric) => metric.name);
   return { passed: result.error === null && failing.length === 0, failing };
 }
+
+/** The metrics that have their own threshold, by name: an EvalRun config's metric_thresholds. */
+export function metricThresholds(metrics: ReadonlyArray<Pick<MetricConfig, "name" | "threshold">>): Record<string, number> {
+  const thresholds: Record<string, number> = {};
+  for (const metric of metrics) if (metric.threshold !== null) thresholds[metric.name] = metric.threshold;
+  return thresholds;
+}

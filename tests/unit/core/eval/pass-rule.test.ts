@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgeResult, metricThreshold } from "@/lib/core/eval/pass-rule";
+import { judgeResult, metricThreshold, metricThresholds } from "@/lib/core/eval/pass-rule";
 
 const contains = { name: "contains", threshold: null };
 const length = { name: "response_length", threshold: null };
@@ -47,5 +47,12 @@ describe("judgeResult", () => {
     expect(judgeResult({ metrics: { contains: NaN }, error: null }, [contains], 0)).toEqual({ passed: false, failing: ["contains"] });
     // Scores are looked up as own keys only.
     expect(judgeResult({ metrics: {}, error: null }, [{ name: "constructor", threshold: null }], 0).passed).toBe(false);
+  });
+});
+
+describe("metricThresholds", () => {
+  it("lists the metrics with their own threshold, 0 included, by name", () => {
+    expect(metricThresholds([contains, judge, { name: "exact_match", threshold: 0 }])).toEqual({ llm_judge: 0.7, exact_match: 0 });
+    expect(metricThresholds([contains])).toEqual({});
   });
 });
