@@ -253,6 +253,10 @@ export const promptRunHistoryEntrySchema = z.strictObject({
   id: z.string(),
   status: z.string(),
   version: z.number().nullable(),
+  /** The prompt's name when it ran: a rename starts the version at 1 again, so "v1" alone is ambiguous. */
+  versionName: z.string().nullable(),
+  /** When this version (name, number and text) first ran. */
+  versionSince: isoDate.nullable(),
   promptVersionId: z.string().nullable(),
   createdAt: isoDate,
   rowCount: z.number(),
