@@ -48,6 +48,9 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
   // ArrowUp on the button. Focused from the ref callbacks, before Radix's own autofocus runs
   // (which then leaves a focus inside the menu alone): Radix would take the first item.
   const focusOnOpen = useRef<"active" | "last" | null>(null);
+  // Opened with a click, the first item is focused without the keyboard's ring, as a click gives
+  // none (Chrome would draw it: Radix keeps the focus off the button while it opens the menu).
+  const openedByPointer = useRef(false);
   // Set when the delete dialog takes the focus: the menu must not pull it back to the button.
   const focusHandedOff = useRef(false);
   const menuId = useId();
@@ -55,7 +58,7 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
   const focusActiveItem = useCallback((element: HTMLDivElement | null) => {
     if (!element || focusOnOpen.current !== "active") return;
     focusOnOpen.current = null;
-    element.focus({ preventScroll: true });
+    element.focus({ preventScroll: true, focusVisible: !openedByPointer.current });
   }, []);
   const focusItemOnMount = useCallback((element: HTMLDivElement | null) => {
     if (!element || focusOnOpen.current === null) return;
@@ -63,12 +66,13 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
     // No active prompt to focus: the first item, as Radix would on a key but not on a click.
     const target = focusOnOpen.current === "last" ? items[items.length - 1] : items[0];
     focusOnOpen.current = null;
-    target?.focus({ preventScroll: true });
+    target?.focus({ preventScroll: true, focusVisible: !openedByPointer.current });
   }, []);
 
   const grouped = GROUPS.map((group) => ({ ...group, prompts: prompts.filter((prompt) => prompt.type === group.type) }));
 
   function changeOpen(next: boolean, focusLast = false) {
+    if (!next) openedByPointer.current = false;
     if (next) {
       focusOnOpen.current = focusLast ? "last" : "active";
       const button = buttonRef.current?.getBoundingClientRect();
@@ -107,9 +111,9 @@ export function PromptMenu({ prompts, active, blockedReason, onSwitch, onCreate,
             changeOpen(true, true);
           }
         }}
-        // Radix keeps the focus off the button on a click; taking it here, as a click would, makes the
-        // item focused next a focus by mouse, without the keyboard's ring (the menu had none before).
-        onPointerDown={(event) => event.currentTarget.focus()}
+        onPointerDown={() => {
+          openedByPointer.current = true;
+        }}
         className="grid size-7 shrink-0 place-items-center rounded-md text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 aria-expanded:bg-zinc-100"
       >
         <ChevronDownIcon aria-hidden="true" className="size-4" strokeWidth="1.75" />
