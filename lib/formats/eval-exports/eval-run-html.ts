@@ -43,7 +43,13 @@ const STYLE = `
     .details { background: #fefefe; border: 1px solid #e5e7eb; padding: 15px; margin: 10px 0; border-radius: 4px; }
     pre { background: #f3f4f6; padding: 10px; border-radius: 4px; white-space: pre-wrap; word-wrap: break-word; overflow-wrap: break-word; }
     .charts figure { margin: 20px 0; }
-    @media (max-width: 700px) { body { margin: 16px; } .summary-grid { grid-template-columns: repeat(2, 1fr); } }
+    .charts svg { max-width: 100%; height: auto; }
+    .table-wrap { overflow-x: auto; }
+    @media (max-width: 700px) {
+        body { margin: 16px; }
+        .summary-grid { grid-template-columns: repeat(2, 1fr); }
+        th, td { padding: 8px; }
+    }
 `;
 
 /**
@@ -93,6 +99,7 @@ export function evalRunToHtml(run: EvalRun, options: EvalHtmlOptions = {}): stri
   out.push(
     "",
     "    <h2>Results</h2>",
+    '    <div class="table-wrap">',
     "    <table>",
     "        <thead>",
     "            <tr>",
@@ -116,7 +123,7 @@ export function evalRunToHtml(run: EvalRun, options: EvalHtmlOptions = {}): stri
       "            </tr>",
     );
   }
-  out.push("        </tbody>", "    </table>", "", "    <h2>Test Details</h2>");
+  out.push("        </tbody>", "    </table>", "    </div>", "", "    <h2>Test Details</h2>");
   for (const result of run.results) {
     out.push(
       '    <div class="details">',
