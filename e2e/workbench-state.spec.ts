@@ -52,6 +52,13 @@ test.describe("workbench state", () => {
     await expect(plan).toContainText(/\b24 cells · /);
     await saveScreenshot(page, "run-paused");
 
+    // The server keeps the plan with the run: after a reload the paused run still shows its own.
+    await page.reload();
+    await expect(page.getByTestId("run-status")).toHaveText("Paused");
+    await expect(plan).toContainText(/\b24 cells · /);
+    await expect(plan).not.toContainText(/\b3 cells/);
+    await saveScreenshot(page, "run-paused-reloaded");
+
     // Cancelled cells are not done.
     await cancelRun(page);
     await expect(page.getByTestId("run-status")).toHaveText("Cancelled");

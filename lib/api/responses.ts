@@ -103,12 +103,6 @@ export const runSummarySchema = z.strictObject({
   finishedAt: isoDate.nullable(),
 });
 
-/** A run with its dataset rows and cells (GET /api/v1/runs/{id}). */
-export const runSchema = runSummarySchema.extend({
-  rows: z.array(z.record(z.string(), z.string())),
-  cells: z.array(cellSchema),
-});
-
 /** What a run will cost before it starts, per model and in total (lib/engine/plan-run.ts). */
 export const runPlanSchema = z.strictObject({
   cells: z.number(),
@@ -139,6 +133,14 @@ export const runPlanSchema = z.strictObject({
   totalCostUsd: z.number(),
   totalIsLowerBound: z.boolean(),
   unpriced: z.array(z.string()),
+});
+
+/** A run with its dataset rows and cells (GET /api/v1/runs/{id}). */
+export const runSchema = runSummarySchema.extend({
+  rows: z.array(z.record(z.string(), z.string())),
+  cells: z.array(cellSchema),
+  /** The plan the run was created with (what the page shows while it runs); null for a run stored before plans were kept. */
+  plan: runPlanSchema.nullable(),
 });
 
 /** POST /api/v1/runs: the run created (201, no cells yet), or its plan alone with ?dryRun=true (200). */

@@ -41,7 +41,7 @@ type RunState = {
   cancelledCount: number;
   /** Answered cells whose cost is unknown (no price for their model). */
   unpricedCount: number;
-  /** The plan the server made for this run when it was started from this page; null when reopened. */
+  /** The plan the server made for this run when it was created (kept with the run); null for a run from before plans were kept. */
   plan: RunPlanEstimate | null;
 };
 
@@ -125,7 +125,7 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
   ...EMPTY,
 
   loadRun(run, plan = null) {
-    const { cells, rows, ...summary } = run;
+    const { cells, rows, plan: storedPlan, ...summary } = run;
     // Without the rows, the grid still needs one line per row to show the cells in.
     const shownRows = rows && rows.length > 0 ? rows : Array.from({ length: summary.rowCount }, () => ({}));
     set((state) => ({
@@ -134,8 +134,9 @@ export const useRunStore = create<RunState & RunActions>()((set) => ({
       rows: shownRows,
       ...indexCells(cells ?? []),
       version: state.version + 1,
-      // A snapshot of the same run keeps the plan it was started with.
-      plan: plan ?? (state.run?.id === summary.id ? state.plan : null),
+      // The plan it was started with: the server keeps it with the run (read again after a reload);
+      // a snapshot of the same run from before plans were kept keeps the one this page had.
+      plan: plan ?? storedPlan ?? (state.run?.id === summary.id ? state.plan : null),
     }));
   },
 

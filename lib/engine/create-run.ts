@@ -312,6 +312,7 @@ async function planOrCreateRun(
       budgetUsd: input.budgetUsd ?? null,
       budgetMode: input.budgetUsd == null ? "off" : (input.budgetMode ?? "estimate"),
       columns: columns.map((column, index) => ({ ...column, estimatedCostPerCell: plan.models[index].costPerCellUsd })),
+      plan,
     });
     const pending: PendingRun = { runId, datasetId, rows: inlineRows, rowsStored, rowCount, trials, strictBudget, plan };
     if (cells > cellsPerTransaction || (inlineRows && rowsStored < inlineRows.length)) return pending;

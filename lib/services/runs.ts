@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/database";
 import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { getCell } from "@/lib/db/cells/get-cell";
 import { listCells } from "@/lib/db/cells/list-cells";
+import { getRunPlan } from "@/lib/db/runs/get-run-plan";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { applyRunAction, requeueCell, setManualGrade, type RunAction } from "@/lib/db/runs/run-lifecycle";
@@ -12,7 +13,7 @@ import { NotFoundError, RunActionError } from "@/lib/engine/errors";
 // Creating a run is the engine's (planning, limits, batches); it is served from here with the rest.
 export { createRun, estimateRun } from "@/lib/engine/create-run";
 
-/** The run with its rows and cells, as userId may see it; outputs cut to outputChars when given. */
+/** The run with its rows, cells and plan, as userId may see it; outputs cut to outputChars when given. */
 export async function getRun(
   { db }: { db: Database },
   { userId, runId, outputChars = null }: { userId: string; runId: string; outputChars?: number | null },
@@ -22,7 +23,7 @@ export async function getRun(
     if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
     const rows = summary.datasetId ? await listDatasetRows(tx, { datasetId: summary.datasetId }) : [];
     const cells = await listCells(tx, { runId, outputChars });
-    return { ...summary, rows, cells };
+    return { ...summary, rows, cells, plan: await getRunPlan(tx, { id: runId }) };
   });
 }
 

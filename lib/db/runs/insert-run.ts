@@ -1,3 +1,4 @@
+import type { RunPlanEstimate } from "@/lib/api/responses";
 import type { Queryable } from "../database";
 
 /** What a new run is made of, once its prompt and dataset are resolved. */
@@ -19,6 +20,8 @@ export interface NewRun {
   budgetUsd: number | null;
   budgetMode: "estimate" | "strict" | "off";
   columns: Array<{ provider: string; model: string; params: Record<string, unknown>; estimatedCostPerCell: number | null }>;
+  /** The plan the run was created with, kept in its config: a page reloaded during the run shows it again. */
+  plan?: RunPlanEstimate;
   /** Settings of the run's kind, kept in its config beside the cache flag (an experiment's files and header). */
   kindConfig?: Record<string, unknown>;
 }
@@ -46,7 +49,12 @@ export async function insertRun(tx: Queryable, run: NewRun): Promise<string> {
       JSON.stringify(run.providerConcurrency),
       run.maxAttempts,
       run.timeoutMs,
-      JSON.stringify({ ...run.kindConfig, cache: run.cache, ...(run.graderModel ? { graderModel: run.graderModel } : {}) }),
+      JSON.stringify({
+        ...run.kindConfig,
+        cache: run.cache,
+        ...(run.graderModel ? { graderModel: run.graderModel } : {}),
+        ...(run.plan ? { plan: run.plan } : {}),
+      }),
       run.budgetUsd,
       run.budgetMode,
       run.graderPromptId,
