@@ -92,10 +92,6 @@ test.describe("axe-core finds nothing at WCAG 2.1 AA", () => {
   });
 
   test("the model picker", async ({ page }) => {
-    // Known finding, left to the picker's owners: each option's aria-label ("mock / echo") leaves out
-    // its visible description (label-content-name-mismatch, WCAG 2.5.3). This test fails once fixed:
-    // then drop this line.
-    test.fail();
     await openFreshWorkbench(page, { text: "Name a fact about {{topic}}.", rows: ROWS.slice(0, 1) });
     const workbench = new WorkbenchPage(page);
     // The model picker.

@@ -214,33 +214,38 @@ function ModelGroup({
             const detailId = `${idPrefix}-${index}-detail`;
             const isCurrent = current?.provider === model.provider && current.model === model.model;
             return (
-              <li key={model.model}>
-                <button
-                  type="button"
-                  data-model-option
-                  aria-label={`${model.provider} / ${model.model}`}
-                  aria-describedby={context || detail ? detailId : undefined}
-                  aria-current={isCurrent ? "true" : undefined}
-                  onClick={() =>
-                    onPick({ provider: model.provider, model: model.model, label: model.label, description: model.description })
-                  }
-                  className="flex w-full flex-col items-stretch rounded-lg px-2 py-1.5 text-left hover:bg-accent-soft focus-visible:bg-accent-soft focus-visible:outline-offset-[-2px] aria-[current=true]:bg-accent-soft aria-[current=true]:ring-1 aria-[current=true]:ring-accent-line"
-                >
-                  <span className="flex items-baseline gap-2">
-                    <span className="min-w-0 flex-1 truncate text-sm font-medium" title={model.model}>
-                      {model.model}
-                    </span>
-                    {isCurrent && <span className="shrink-0 text-[11px] font-medium text-accent-strong">current</span>}
-                    {context && <span className="shrink-0 text-xs text-zinc-500 tabular-nums">{context}</span>}
+              <li
+                key={model.model}
+                className="relative rounded-lg px-2 py-1.5 hover:bg-accent-soft has-[:focus-visible]:bg-accent-soft has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent-strong has-[[aria-current=true]]:bg-accent-soft has-[[aria-current=true]]:ring-1 has-[[aria-current=true]]:ring-accent-line"
+              >
+                {/* The button's visible text is the model's name alone, so its accessible name ("mock / echo")
+                    contains all it shows (WCAG 2.5.3); the details are read as its description, and the
+                    button's ::after stretches its hit area over the whole row. */}
+                <span className="flex items-baseline gap-2">
+                  <button
+                    type="button"
+                    data-model-option
+                    aria-label={`${model.provider} / ${model.model}`}
+                    aria-describedby={context || detail ? detailId : undefined}
+                    aria-current={isCurrent ? "true" : undefined}
+                    onClick={() =>
+                      onPick({ provider: model.provider, model: model.model, label: model.label, description: model.description })
+                    }
+                    title={model.model}
+                    className="min-w-0 flex-1 truncate text-left text-sm font-medium after:absolute after:inset-0 after:rounded-lg focus-visible:outline-none"
+                  >
+                    {model.model}
+                  </button>
+                  {isCurrent && <span className="pointer-events-none shrink-0 text-[11px] font-medium text-accent-strong">current</span>}
+                  {context && <span className="pointer-events-none shrink-0 text-xs text-zinc-500 tabular-nums">{context}</span>}
+                </span>
+                {(context || detail) && (
+                  <span id={detailId} className="pointer-events-none line-clamp-1 block text-xs text-zinc-600">
+                    {/* Read after the name: "128k context. Echoes its input…" */}
+                    {context && <span className="sr-only">{context}. </span>}
+                    {detail}
                   </span>
-                  {(context || detail) && (
-                    <span id={detailId} className="line-clamp-1 text-xs text-zinc-600">
-                      {/* Read after the name: "128k context. Echoes its input…" */}
-                      {context && <span className="sr-only">{context}. </span>}
-                      {detail}
-                    </span>
-                  )}
-                </button>
+                )}
               </li>
             );
           })}
