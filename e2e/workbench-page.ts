@@ -10,6 +10,37 @@ export async function saveScreenshot(page: Page, name: string) {
   await page.screenshot({ path: `e2e-artifacts/${name}.png` });
 }
 
+/** The window sizes a layout is looked at in: the narrowest supported desktop and a common laptop. */
+export const LOOKED_AT_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+] as const;
+
+/** Waits until no finite animation or transition runs (the panels' widths, a fade); pulsing skeletons run on. */
+export async function waitForTransitions(page: Page) {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => {
+      const timing = animation.effect?.getComputedTiming();
+      return animation.playState !== "running" || timing?.iterations === Infinity;
+    }),
+  );
+}
+
+/**
+ * Saves a screenshot at each of LOOKED_AT_SIZES (name-1280.png, name-1440.png), running `check`
+ * at each size first, and leaves the window as it found it.
+ */
+export async function saveScreenshotsAtSizes(page: Page, name: string, check?: () => Promise<void>) {
+  const original = page.viewportSize();
+  for (const size of LOOKED_AT_SIZES) {
+    await page.setViewportSize(size);
+    await waitForTransitions(page);
+    await check?.();
+    await saveScreenshot(page, `${name}-${size.width}`);
+  }
+  if (original) await page.setViewportSize(original);
+}
+
 /** What a person sees and uses on the workbench, by role, label and text. */
 export class WorkbenchPage {
   readonly editor: Locator;

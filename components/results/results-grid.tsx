@@ -49,6 +49,8 @@ type ResultsGridProps = {
 const ROW_HEADER_WIDTH = 56;
 const COLUMN_WIDTH = 310;
 const ADD_COLUMN_WIDTH = 56;
+/** The padding around the table inside the scroll box (Tailwind's p-5). */
+const GRID_PADDING = 20;
 /**
  * A body row's height, which the windowing arithmetic relies on: the 136px card (or the 28px line
  * of the compact density), the cell padding above and below (6px, 4px compact) and the 1px border.
@@ -137,6 +139,36 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
   }, [rowHeight, geometry]);
 
   useLayoutEffect(updateRowRange, [updateRowRange]);
+
+  // Sideways, the grid rests only where no model column sits half under the sticky Row column:
+  // at 0 to GRID_PADDING, or with a column's left edge right after the Row column. Scroll snapping
+  // keeps a person's scrolling there; the width after the table makes the farthest scroll one of
+  // those places too (a scroll clamped to the end left column 1 half hidden after a column was
+  // removed), and realignColumns puts the grid back on one after the columns or the run change.
+  const [trailingSpace, setTrailingSpace] = useState(0);
+  const columnKey = columns.map((column) => column.id).join(" ");
+  const realignColumns = useCallback(() => {
+    const scroller = scrollerRef.current;
+    const table = tableRef.current;
+    if (!scroller || !table) return;
+    const overflow = table.offsetWidth + 2 * GRID_PADDING - scroller.clientWidth;
+    const space = overflow <= GRID_PADDING ? 0 : (COLUMN_WIDTH - ((overflow - GRID_PADDING) % COLUMN_WIDTH)) % COLUMN_WIDTH;
+    setTrailingSpace(space);
+    const farthest = Math.max(0, overflow + space);
+    const left = Math.min(scroller.scrollLeft, farthest);
+    const aligned = left <= GRID_PADDING ? left : GRID_PADDING + Math.round((left - GRID_PADDING) / COLUMN_WIDTH) * COLUMN_WIDTH;
+    const target = Math.min(aligned, farthest);
+    if (Math.abs(scroller.scrollLeft - target) > 0.5) scroller.scrollLeft = target;
+  }, []);
+  useLayoutEffect(realignColumns, [realignColumns, columnKey, runId, shownCount, density, trailingSpace]);
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    // The panels change width (view modes, the window): the farthest scroll moves with them.
+    const observer = new ResizeObserver(realignColumns);
+    observer.observe(scroller);
+    return () => observer.disconnect();
+  }, [realignColumns]);
 
   useEffect(() => {
     const scroller = scrollerRef.current;
@@ -228,16 +260,17 @@ export const ResultsGrid = memo(function ResultsGrid(props: ResultsGridProps) {
     // Padding goes inside the scroll box, so sticky headers stick to its very edge; scroll padding
     // keeps a focused cell from hiding under the sticky header row, Row column and summary row.
     // Sideways the grid snaps to whole columns: whatever scrolls it (a click on "+" after a column
-    // is added, a focused cell, a trackpad) leaves no column half under the sticky Row column.
+    // is added, a focused cell, a trackpad) leaves no column half under the sticky Row column
+    // (realignColumns above keeps the farthest scroll on a column too).
     <div
       ref={scrollerRef}
       onScroll={windowed ? updateRowRange : undefined}
       className="relative h-full min-h-0 flex-1 overflow-auto [scroll-padding-top:48px] [scroll-padding-bottom:56px] [scroll-padding-left:56px] [scroll-snap-type:x_mandatory]"
     >
-      <div className="w-max min-w-full p-5">
+      <div className="w-max min-w-full p-5" style={{ paddingRight: GRID_PADDING + trailingSpace }}>
         <table
           ref={tableRef}
-          className="border-separate border-spacing-0 text-left [&_thead_th]:[scroll-snap-align:start] [&_thead_td]:[scroll-snap-align:end]"
+          className="border-separate border-spacing-0 text-left [&_thead_th]:[scroll-snap-align:start]"
           style={{ tableLayout: "fixed", width: ROW_HEADER_WIDTH + columns.length * COLUMN_WIDTH + ADD_COLUMN_WIDTH }}
           onKeyDown={onKeyDown}
           aria-describedby="results-grid-help"
