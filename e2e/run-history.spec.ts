@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { WorkbenchPage, saveScreenshot } from "./workbench-page";
+import { WorkbenchPage, saveScreenshot, saveScreenshotsAtSizes } from "./workbench-page";
 import { openFreshWorkbench } from "./helpers/workbench-setup";
 import { rgbOf } from "./helpers/colors";
 
@@ -30,6 +30,25 @@ async function gradeCell(workbench: WorkbenchPage, row: number, column: string, 
 /** "Prompt abc v1, 26 Nov 12:20": a version's label, with the name it ran under and the date it first ran. */
 function versionLabel(name: string, version: number): RegExp {
   return new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} v${version}, \\d{1,2} [A-Z][a-z]{2} \\d{2}:\\d{2}$`);
+}
+
+/** Every row's Export and Open buttons are whole inside the history list, which needs no sideways scrolling. */
+async function expectHistoryFits(page: Page) {
+  const dialog = page.getByTestId("history-dialog");
+  const list = dialog.getByTestId("history-list");
+  const listBox = await list.boundingBox();
+  if (!listBox) throw new Error("the history list is not laid out");
+  const widths = await list.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+  expect(widths.scroll, "the history list scrolls sideways").toBeLessThanOrEqual(widths.client);
+  for (const button of [
+    ...(await dialog.getByTestId("history-open-button").all()),
+    ...(await dialog.getByTestId("export-run-button").all()),
+  ]) {
+    const box = await button.boundingBox();
+    if (!box) throw new Error("a button is not laid out");
+    expect(box.x, `${await button.getAttribute("aria-label")} starts left of the list`).toBeGreaterThanOrEqual(listBox.x);
+    expect(box.x + box.width, `${await button.getAttribute("aria-label")} is cut off`).toBeLessThanOrEqual(listBox.x + listBox.width);
+  }
 }
 
 async function runIdInUrl(page: Page): Promise<string | null> {
@@ -87,14 +106,16 @@ test.describe("run history", () => {
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0).getByTestId("history-version")).toHaveText(versionLabel(prompt.name, 2));
     await expect(rows.nth(1).getByTestId("history-version")).toHaveText(versionLabel(prompt.name, 1));
+    // One line per model; who graded is said once per run, above them.
     const modelLines = (row: Locator) => row.getByRole("listitem");
     await expect(modelLines(rows.nth(0))).toHaveText([/^fast\s*1\.00/, /^echo\s*0\.00/]);
     await expect(modelLines(rows.nth(1))).toHaveText([/^fast\s*0\.50/, /^echo\s*1\.00/]);
+    await expect(rows.nth(0).getByTestId("history-graded-by")).toHaveText("graded by hand");
     await expect(rows.nth(0)).toContainText("completed");
     await expect(rows.nth(0)).toContainText("2 rows");
     // The run on screen is marked.
     await expect(rows.nth(0)).toHaveAttribute("aria-current", "true");
-    await saveScreenshot(page, "history-dialog");
+    await saveScreenshotsAtSizes(page, "history-dialog", () => expectHistoryFits(page));
 
     // Compare: the newest two are ticked; unticking one hides the comparison, ticking it back shows it.
     const compareV1 = dialog.getByRole("checkbox", { name: /^Compare .* v1, / });

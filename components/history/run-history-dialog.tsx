@@ -67,7 +67,7 @@ export function RunHistoryDialog({ open, promptId, currentRunId, onClose, onOpen
         )}
         {runs.length > 0 && (
           <>
-            <div className="max-h-[min(300px,34vh)] overflow-auto rounded-lg border border-zinc-200">
+            <div data-testid="history-list" className="max-h-[min(300px,34vh)] overflow-auto rounded-lg border border-zinc-200">
               <RunHistoryTable
                 runs={runs}
                 currentRunId={currentRunId}

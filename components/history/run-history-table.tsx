@@ -24,8 +24,9 @@ const STATUS_TONES: Record<string, string> = {
 };
 
 /**
- * The prompt's runs, newest first: a tick box to compare, the run, each model's average grade and
- * cost, and Open. Arrow keys move between rows, staying on the same kind of control.
+ * The prompt's runs, newest first: a tick box to compare, the run, its status and rows, who graded
+ * it, each model's average grade and cost, and Export and Open. Arrow keys move between rows,
+ * staying on the same kind of control.
  */
 export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen }: RunHistoryTableProps) {
   return (
@@ -37,15 +38,14 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
           <HeaderCell className="w-[150px]">Version</HeaderCell>
           <HeaderCell className="w-[120px]">Started</HeaderCell>
           <HeaderCell className="w-[96px]">Status</HeaderCell>
-          <HeaderCell className="w-[72px] text-right">Rows</HeaderCell>
-          <HeaderCell className="min-w-[300px]">
+          <HeaderCell className="min-w-[280px]">
             <span className="grid grid-cols-[minmax(0,1fr)_88px_72px] gap-x-3">
               <span>Model</span>
               <span className="text-right">Avg grade</span>
               <span className="text-right">Cost</span>
             </span>
           </HeaderCell>
-          <HeaderCell className="w-[150px]">
+          <HeaderCell className="w-[88px]">
             <span className="sr-only">Actions</span>
           </HeaderCell>
         </tr>
@@ -80,23 +80,31 @@ export function RunHistoryTable({ runs, currentRunId, selected, onToggle, onOpen
                 )}
               </BodyCell>
               <BodyCell className="whitespace-nowrap text-zinc-700 tabular-nums">{formatRunDate(run.createdAt)}</BodyCell>
-              <BodyCell className={STATUS_TONES[run.status] ?? "text-accent-strong"}>{run.status}</BodyCell>
-              <BodyCell className="text-right whitespace-nowrap text-zinc-700 tabular-nums">{formatRowCount(run.rowCount)}</BodyCell>
+              <BodyCell>
+                <span className={`block ${STATUS_TONES[run.status] ?? "text-accent-strong"}`}>{run.status}</span>
+                <span className="block text-[11px] whitespace-nowrap text-zinc-600 tabular-nums">
+                  <span className="sr-only">, </span>
+                  {formatRowCount(run.rowCount)}
+                </span>
+              </BodyCell>
               <BodyCell>
                 <RunModels models={run.models} grading={describeGrading(run)} />
               </BodyCell>
-              <BodyCell className="text-right whitespace-nowrap">
-                <ExportRunMenu runId={run.id} label={label} look="row" />{" "}
-                <button
-                  type="button"
-                  data-nav="open"
-                  data-testid="history-open-button"
-                  onClick={() => onOpen(run.id)}
-                  aria-label={`Open ${label}`}
-                  className="inline-flex h-7 items-center rounded-md border border-zinc-300 bg-white px-2.5 text-xs font-medium text-zinc-800 hover:border-accent hover:bg-accent-soft"
-                >
-                  Open
-                </button>
+              <BodyCell>
+                {/* One above the other: side by side they made the table wider than its dialog. */}
+                <div className="flex flex-col items-end gap-1.5">
+                  <ExportRunMenu runId={run.id} label={label} look="row" />
+                  <button
+                    type="button"
+                    data-nav="open"
+                    data-testid="history-open-button"
+                    onClick={() => onOpen(run.id)}
+                    aria-label={`Open ${label}`}
+                    className="inline-flex h-7 items-center rounded-md border border-zinc-300 bg-white px-2.5 text-xs font-medium text-zinc-800 hover:border-accent hover:bg-accent-soft"
+                  >
+                    Open
+                  </button>
+                </div>
               </BodyCell>
             </tr>
           );
@@ -124,41 +132,44 @@ function VersionLabel({ run }: { run: PromptRunHistoryEntry }) {
   );
 }
 
+/** Who graded the run, once, then one line per model: its average grade and cost. */
 function RunModels({ models, grading }: { models: PromptRunHistoryEntry["models"]; grading: string }) {
   if (models.length === 0) return <span className="text-zinc-500">no models</span>;
   return (
-    <ul className="flex flex-col gap-0.5">
-      <li className="truncate text-[11px] text-zinc-600" data-testid="history-graded-by" title={grading}>
+    <>
+      <p className="mb-0.5 truncate text-[11px] text-zinc-600" data-testid="history-graded-by" title={grading}>
         {grading}
-      </li>
-      {models.map((model) => {
-        const grade = gradeOf(model);
-        return (
-          <li key={model.column} className="grid grid-cols-[minmax(0,1fr)_88px_72px] items-baseline gap-x-3">
-            <span className="truncate text-zinc-800" title={`${model.provider} / ${model.model}`}>
-              {model.model}
-            </span>
-            <span className="text-right tabular-nums">
-              {grade === null ? (
-                <span className="text-zinc-500">
-                  {formatGrade(null)} <span className="text-[11px]">no grades</span>
-                </span>
-              ) : (
-                <span className="font-medium text-zinc-900">{formatGrade(grade)}</span>
-              )}
-            </span>
-            <span className="text-right text-zinc-700 tabular-nums">
-              {formatUsd(model.totalCostUsd)}
-              {model.graderCostUsd !== null && (
-                <span className="block text-[11px] text-zinc-600" title="The grader's calls, included in the cost above">
-                  grader {formatUsd(model.graderCostUsd)}
-                </span>
-              )}
-            </span>
-          </li>
-        );
-      })}
-    </ul>
+      </p>
+      <ul className="flex flex-col gap-0.5">
+        {models.map((model) => {
+          const grade = gradeOf(model);
+          return (
+            <li key={model.column} className="grid grid-cols-[minmax(0,1fr)_88px_72px] items-baseline gap-x-3">
+              <span className="truncate text-zinc-800" title={`${model.provider} / ${model.model}`}>
+                {model.model}
+              </span>
+              <span className="text-right tabular-nums">
+                {grade === null ? (
+                  <span className="text-zinc-500">
+                    {formatGrade(null)} <span className="text-[11px]">no grades</span>
+                  </span>
+                ) : (
+                  <span className="font-medium text-zinc-900">{formatGrade(grade)}</span>
+                )}
+              </span>
+              <span className="text-right text-zinc-700 tabular-nums">
+                {formatUsd(model.totalCostUsd)}
+                {model.graderCostUsd !== null && (
+                  <span className="block text-[11px] text-zinc-600" title="The grader's calls, included in the cost above">
+                    grader {formatUsd(model.graderCostUsd)}
+                  </span>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
