@@ -44,7 +44,13 @@ function columnsForServer(columns: DraftColumn[]) {
  * change still waiting when the page is left.
  */
 export function useWorkbenchSetup(): WorkbenchSetupState {
-  const [state, setState] = useState<WorkbenchSetupState>({ loading: true, error: null, models: null, modelsError: null, latestRunId: null });
+  const [state, setState] = useState<WorkbenchSetupState>({
+    loading: true,
+    error: null,
+    models: null,
+    modelsError: null,
+    latestRunId: null,
+  });
 
   useEffect(() => {
     useViewMode.getState().restore();
