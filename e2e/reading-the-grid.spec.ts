@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { createDataset, openFreshWorkbench, setWorkbench, uniqueName } from "./helpers/workbench-setup";
-import { WorkbenchPage, saveScreenshot } from "./workbench-page";
+import { WorkbenchPage, saveScreenshot, saveScreenshotsAtSizes, waitForTransitions } from "./workbench-page";
 
 // Reading the grid (issue 10, items 15, 16, 17 and 20): a compact density, columns that stay clear
 // of the sticky Row column, malformed and failed cells that say why, the page's keyboard
@@ -33,6 +33,53 @@ async function expectNoColumnHalfHidden(page: Page) {
     const clear = box.x >= rowRight - 1 || box.x + box.width <= rowRight + 1;
     expect(clear, `${await header.textContent()} starts at ${box.x}, under the Row column that ends at ${rowRight}`).toBe(true);
   }
+}
+
+/**
+ * What in the results toolbar overlaps something else, sticks out of the toolbar or is cut off by
+ * a box that hides overflow: a list of sentences, empty when every control and reading is whole.
+ */
+async function toolbarProblems(page: Page): Promise<string[]> {
+  return page.getByRole("toolbar", { name: "Results" }).evaluate((toolbar) => {
+    const selector = [
+      "button",
+      "select",
+      "label",
+      "[data-testid=run-status]",
+      "[role=progressbar]",
+      "[data-testid=run-progress]",
+      "[data-testid=spend-meter]",
+    ].join(", ");
+    const found = Array.from(toolbar.querySelectorAll<HTMLElement>(selector)).filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && element.checkVisibility();
+    });
+    // A control inside another one found (the upload pill's label holds its input) counts once.
+    const elements = found.filter((element) => !found.some((other) => other !== element && other.contains(element)));
+    const name = (element: HTMLElement) =>
+      `${element.tagName.toLowerCase()} "${(element.getAttribute("aria-label") ?? element.textContent ?? "").trim().slice(0, 40)}"`;
+    const problems: string[] = [];
+    const bar = toolbar.getBoundingClientRect();
+    elements.forEach((element, index) => {
+      const box = element.getBoundingClientRect();
+      if (box.left < bar.left - 0.5 || box.right > bar.right + 0.5 || box.top < bar.top - 0.5 || box.bottom > bar.bottom + 0.5)
+        problems.push(`${name(element)} sticks out of the toolbar`);
+      for (let ancestor = element.parentElement; ancestor && ancestor !== toolbar; ancestor = ancestor.parentElement) {
+        const { overflowX } = getComputedStyle(ancestor);
+        const clip = ancestor.getBoundingClientRect();
+        if (overflowX !== "visible" && (box.left < clip.left - 0.5 || box.right > clip.right + 0.5))
+          problems.push(`${name(element)} is cut off (${Math.round(box.width)} px in a ${Math.round(clip.width)} px box)`);
+      }
+      for (const other of elements.slice(index + 1)) {
+        const next = other.getBoundingClientRect();
+        const overlapX = Math.min(box.right, next.right) - Math.max(box.left, next.left);
+        const overlapY = Math.min(box.bottom, next.bottom) - Math.max(box.top, next.top);
+        // Joined pills (the grader and its grading model) share a 1 px border on purpose.
+        if (overlapX > 1.5 && overlapY > 1.5) problems.push(`${name(element)} overlaps ${name(other)}`);
+      }
+    });
+    return problems;
+  });
 }
 
 async function boxOf(locator: Locator) {
@@ -109,15 +156,20 @@ test.describe("reading the grid", () => {
     await workbench.addModel("mock / slow");
     await expect(page.getByRole("columnheader").filter({ hasText: "mock / slow" })).toBeVisible();
     await expectNoColumnHalfHidden(page);
-    await saveScreenshot(page, "grid-after-add");
+    await saveScreenshotsAtSizes(page, "grid-after-add", () => expectNoColumnHalfHidden(page));
 
     await page.getByRole("button", { name: /^Column 1: .*, change model$/ }).click();
     await page.getByRole("dialog", { name: "Change model of column 1" }).getByRole("button", { name: "mock / echo" }).click();
     await expectNoColumnHalfHidden(page);
 
     await page.getByRole("button", { name: /Remove column 4/ }).click();
+    await expectNoColumnHalfHidden(page);
     await workbench.clickRun();
     await workbench.expectDone(6);
+    // The run redraws the grid (its rows, the summary row) and the panels change width: still clear.
+    await waitForTransitions(page);
+    await expectNoColumnHalfHidden(page);
+    await saveScreenshotsAtSizes(page, "grid-after-remove-and-run", () => expectNoColumnHalfHidden(page));
 
     // The mock's echo is not JSON: the cell says which format was expected, in the cell itself.
     const malformed = workbench.cell(1, "mock / echo").first();
@@ -170,6 +222,41 @@ test.describe("reading the grid", () => {
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
     await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).click();
     await expect(page.getByTestId("run-status")).toHaveText("Cancelled");
+  });
+
+  test("nothing in the results toolbar overlaps at 1280 px or wider: paused, cancelled, in both view modes", async ({ page }) => {
+    test.setTimeout(90_000);
+    const workbench = new WorkbenchPage(page);
+    // The longest toolbar: a grader with its grading model, a budget, a run paused then cancelled.
+    await openFreshWorkbench(page, {
+      text: `Describe {{city}}. (${uniqueName("toolbar")})`,
+      rows: cities(400),
+      grader: "Grade {{output}} from 0 to 1.",
+      columns: [
+        { provider: "mock", model: "slow" },
+        { provider: "mock", model: "fast" },
+      ],
+    });
+    await page.getByLabel("Budget", { exact: true }).fill("0.5");
+    await workbench.clickRun();
+    await page.getByRole("button", { name: "Pause", exact: true }).click();
+    await expect(page.getByTestId("run-status")).toHaveText("Paused");
+    await expect(page.getByRole("button", { name: "Resume", exact: true })).toBeVisible();
+    const clear = async () => expect(await toolbarProblems(page)).toEqual([]);
+    await saveScreenshotsAtSizes(page, "toolbar-paused", clear);
+
+    // Focus mode: the editor takes 65% and the toolbar has a third of the window.
+    await workbench.editor.click();
+    await waitForTransitions(page);
+    await saveScreenshotsAtSizes(page, "toolbar-paused-focus", clear);
+    await page.getByRole("heading", { name: "Dataset" }).click();
+    await waitForTransitions(page);
+
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).click();
+    await expect(workbench.progress).toHaveText(/^\d+ \/ 800 done · \d+ cancelled$/);
+    await expect(page.getByRole("button", { name: "Clear results" })).toBeVisible();
+    await saveScreenshotsAtSizes(page, "toolbar-cancelled", clear);
   });
 
   test("a past run shows its own dataset; the picker hides internal aliases and providers nobody set up", async ({ page }) => {

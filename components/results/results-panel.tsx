@@ -80,23 +80,31 @@ export function ResultsPanel({ session, setup, graders, grader }: ResultsPanelPr
       <h2 id="results-heading" className="sr-only">
         Results
       </h2>
-      <div role="toolbar" aria-label="Results" className="@container flex h-14 shrink-0 items-center gap-2 border-b border-zinc-200 px-4">
-        <MetricPill metric={metric} onChange={setMetric} />
-        <DensityToggle density={density} onChange={setDensity} />
-        <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
-        <div className="ml-2 min-w-0 flex-1">
-          <RunStatusBar
-            busy={session.busy}
-            connection={session.connection}
-            onAction={(action) => void session.act(action)}
-            onClear={readOnly ? undefined : session.clearRun}
-          />
+      {/* Two lines when there is a run: the view and setup pills, then the run's own line (status,
+          progress, Pause and Cancel, spend, Export). Each wraps rather than overlap in a narrow
+          panel (focus mode, 1280 px): in one line the run's controls ran under Export and Upload. */}
+      <div role="toolbar" aria-label="Results" className="@container flex shrink-0 flex-col border-b border-zinc-200 px-4">
+        <div className="flex min-h-14 flex-wrap items-center gap-2 py-2.5">
+          <MetricPill metric={metric} onChange={setMetric} />
+          <DensityToggle density={density} onChange={setDensity} />
+          <GraderSelect graders={graders} value={graderId} disabled={runActive || readOnly} onChange={(id) => void chooseGrader(id)} />
+          <div className="ml-auto shrink-0">
+            <DatasetUploadButton onLoaded={setDataset} />
+          </div>
         </div>
-        {/* While a run is active its Pause and Cancel need the room; history exports any run. */}
-        {run && !runActive && <ExportRunMenu runId={run.id} look="pill" />}
-        <div className="shrink-0">
-          <DatasetUploadButton onLoaded={setDataset} />
-        </div>
+        {run && (
+          <div className="-mt-1 flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2 pb-2.5" data-testid="run-line">
+            <RunStatusBar
+              busy={session.busy}
+              connection={session.connection}
+              onAction={(action) => void session.act(action)}
+              onClear={readOnly ? undefined : session.clearRun}
+            />
+            <div className="ml-auto shrink-0">
+              <ExportRunMenu runId={run.id} look="pill" />
+            </div>
+          </div>
+        )}
       </div>
 
       {readOnly && run && (

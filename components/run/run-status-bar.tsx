@@ -50,7 +50,8 @@ export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusB
   const percent = total > 0 ? Math.round((finished / total) * 100) : 0;
 
   return (
-    <div className="flex min-w-0 items-center gap-3">
+    // Wraps in a narrow panel: a control never runs under its neighbour.
+    <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-2">
       <span
         role="status"
         data-testid="run-status"
@@ -120,7 +121,7 @@ export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusB
         }
       />
       {/* In a narrow results panel (focus mode) the spend waits for more room. */}
-      <div className="hidden min-w-0 overflow-hidden @min-[680px]:flex">
+      <div className="hidden min-w-0 @min-[680px]:flex">
         <SpendMeter />
       </div>
     </div>
