@@ -173,14 +173,19 @@ test.describe("accessibility", () => {
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Tab");
     await expect(pill).toBeFocused();
-    const stops = [await focusStop(page), ...(await press(page, "Tab", 12))];
+    const stops = [await focusStop(page), ...(await press(page, "Tab", 16))];
     const names = stops.map((stop) => stop.name);
     const gridAt = stops.findIndex((stop) => stop.gridCell);
     expect(gridAt, `the grid is reached: ${names.join(" → ")}`).toBeGreaterThan(0);
     expect(names.slice(0, gridAt + 2)).toEqual([
       "Metric: Grade. Press to show Tokens",
+      "Compact rows",
       "Grader",
       "Upload dataset",
+      "Stored datasets",
+      // The run's own line, under the pills.
+      "Clear results",
+      "Export this run's cells",
       "Column 1: mock / echo, change model",
       "Parameters of column 1",
       "Remove column 1: mock / echo",
@@ -204,7 +209,7 @@ test.describe("accessibility", () => {
     // The toolbar as a keyboard user sees it: the Upload pill with its ring.
     await pill.focus();
     await page.keyboard.press("Shift+Tab");
-    await press(page, "Tab", 3);
+    await press(page, "Tab", 4);
     await expect(workbench.uploadInput).toBeFocused();
     await saveScreenshot(page, "focus-ring-toolbar");
 
@@ -221,7 +226,7 @@ test.describe("accessibility", () => {
     await expect(workbench.cell(2, "mock / fast")).toBeFocused();
   });
 
-  test("while a run is active, Pause and Cancel are in the Tab order after the metric pill, with focus rings", async ({ page }) => {
+  test("while a run is active, Pause and Cancel are in the Tab order after the toolbar's pills, with focus rings", async ({ page }) => {
     await openFreshWorkbench(page, {
       text: "Name a fact about {{topic}}.",
       rows: TOPICS,
@@ -236,11 +241,25 @@ test.describe("accessibility", () => {
     await pill.focus();
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Tab");
-    // The grader can't change during a run, so it is skipped.
-    const stops = await press(page, "Tab", 3);
-    expect(stops.map((stop) => stop.name)).toEqual(["Pause", "Cancel", "Upload dataset"]);
+    // The grader can't change during a run, so it is skipped; the run's line follows the pills.
+    const stops = await press(page, "Tab", 6);
+    expect(stops.map((stop) => stop.name)).toEqual([
+      "Compact rows",
+      "Upload dataset",
+      "Stored datasets",
+      "Pause",
+      "Cancel",
+      "Export this run's cells",
+    ]);
     expect(badStops(stops)).toEqual([]);
     await page.keyboard.press("Shift+Tab");
+    await expect(page.getByRole("button", { name: "Cancel", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    // Cancel asks first, and the answer under the focus is the safe one.
+    const confirm = page.getByRole("dialog", { name: "Cancel this run?" });
+    await expect(confirm.getByRole("button", { name: "Keep running" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(confirm.getByRole("button", { name: "Cancel run" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("run-status")).toHaveText("Cancelled");
   });

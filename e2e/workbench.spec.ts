@@ -152,10 +152,12 @@ test.describe("workbench", () => {
     // changes first: the same prompt again would be answered from the cache at once.
     await workbench.writePrompt("Another fact about {{city}}.");
     await workbench.runButton.click();
-    await expect(page.getByRole("button", { name: "Cancel" })).toBeVisible();
-    await page.getByRole("button", { name: "Cancel" }).click();
+    await expect(page.getByRole("button", { name: "Cancel", exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    // A cancel cannot be undone: the page asks first.
+    await page.getByRole("dialog", { name: "Cancel this run?" }).getByRole("button", { name: "Cancel run" }).click();
     await expect(page.getByTestId("run-status")).toHaveText("Cancelled");
-    await expect(page.getByRole("button", { name: "Cancel" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Cancel", exact: true })).toBeHidden();
     const cancelledCell = page.getByRole("group", { name: /mock \/ slow: cancelled/ }).first();
     await expect(cancelledCell).toBeVisible();
     await cancelledCell.scrollIntoViewIfNeeded();
