@@ -15,6 +15,9 @@ const prefix = mkdtempSync(path.join(tmpdir(), "parallaxr-prefix-"));
 const elsewhere = mkdtempSync(path.join(tmpdir(), "parallaxr-elsewhere-"));
 const dataDir = mkdtempSync(path.join(tmpdir(), "parallaxr-install-data-"));
 const installed = path.join(prefix, "bin", "parallaxr");
+// The tiny GGUF model (../shared/models/README.md beside the repository), for a local model's row.
+const modelPath =
+  process.env.PARALLAXR_TEST_MODEL ?? path.resolve(import.meta.dirname, "..", "..", "..", "shared", "models", "stories260K.gguf");
 
 // Only what a shell of someone else would have: the installed bin first on PATH, no repository
 // settings inherited from the test runner's environment.
@@ -24,6 +27,8 @@ const env = {
   npm_config_cache: path.join(elsewhere, ".npm"),
   npm_config_update_notifier: "false",
   PARALLAXR_DATA_DIR: dataDir,
+  PARALLAXR_MODELS_DIR: path.dirname(modelPath),
+  PARALLAXR_LLAMA_THREADS: "1",
 } as unknown as NodeJS.ProcessEnv;
 
 function shell(command: string, args: string[]) {
@@ -55,18 +60,22 @@ describe("npm install -g . (into a temporary prefix)", () => {
     expect(stderr).toBe("");
   });
 
-  it("runs an experiment with the mock there, writing the output in that directory", async () => {
+  it("runs an experiment there, writing the output in that directory, a local model's context window from its file", async () => {
     writeFileSync(path.join(elsewhere, "prompt.txt"), "Say hello to {{name}}.\n");
-    writeFileSync(path.join(elsewhere, "experiments.csv"), "provider,model,name\nmock,mock,Ada\n");
+    const model = path.basename(modelPath, ".gguf");
+    writeFileSync(path.join(elsewhere, "experiments.csv"), `provider,model,name\nmock,mock,Ada\nllama-cpp,${model},Ada\n`);
 
     const { stdout, stderr } = await shell("parallaxr", ["run", "-p", "prompt.txt", "-e", "experiments.csv", "-o", "out.csv"]);
 
     expect(stdout).toBe("");
-    expect(stderr).toBe("");
+    // no warning or error of ours (llama.cpp prints its own load notes there)
+    expect(stderr).not.toMatch(/^\[(WARNING|ERROR)\]/m);
     const output = readFileSync(path.join(elsewhere, "out.csv"), "utf8");
     expect(output).toMatch(
       /^provider,model,name,status,input_tokens,context_window,output_tokens,output,error_message\r\nmock,mock,Ada,ok,\d+,,\d+,"MOCK RESPONSE\n/,
     );
     expect(output).toContain("Say hello to Ada.");
+    // stories260K.gguf declares a context length of 2048 (llama.context_length)
+    expect(output).toMatch(new RegExp(`\\r\\nllama-cpp,${model},Ada,ok,\\d+,2048,\\d+,`));
   });
 });
