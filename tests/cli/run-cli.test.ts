@@ -8,6 +8,7 @@ import { formatMockResponse } from "@/lib/core/mock-response";
 import { estimateTokens } from "@/lib/core/tokens";
 import { readExperimentsCsv } from "@/lib/formats/read-experiments-csv";
 import { CsvRecordReader } from "@/lib/formats/parse-csv";
+import { routeExampleVendors } from "../helpers/experiment-vendors";
 import { readJsonFixture, startVendorServer, TEST_API_KEY, type VendorServer } from "../helpers/vendor-server";
 
 // `parallaxr run` as a user meets it: a subprocess started in a directory far from the repository,
@@ -69,23 +70,7 @@ afterAll(async () => {
 beforeEach(() => {
   openrouter.reset();
   ollama.reset();
-  const models = readJsonFixture("openrouter", "models.json");
-  models.data.push({ ...models.data[0], id: "anthropic/claude-sonnet-4", context_length: 200000 });
-  openrouter.route("GET /api/v1/models", { body: models });
-  openrouter.route("POST /api/v1/chat/completions", (request) => {
-    const completion = readJsonFixture("openrouter", "chat-completion.json");
-    completion.model = (request.body as { model: string }).model;
-    completion.choices[0].message.content = "Machine learning is...";
-    completion.usage.completion_tokens = 123;
-    return { body: completion };
-  });
-  ollama.route("POST /api/show", { body: readJsonFixture("ollama", "show.json") });
-  ollama.route("POST /api/chat", () => {
-    const chat = readJsonFixture("ollama", "chat.json");
-    chat.message.content = "Natural language processing...";
-    chat.eval_count = 89;
-    return { body: chat };
-  });
+  routeExampleVendors(openrouter, ollama);
 });
 
 describe("parallaxr run (a subprocess run from outside the repository)", () => {

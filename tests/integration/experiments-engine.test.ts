@@ -9,6 +9,7 @@ import { createProviderRegistry } from "@/lib/providers/registry";
 import { createExperiment, experimentOutputCsv, getExperiment } from "@/lib/services/experiments";
 import { InvalidInputError } from "@/lib/engine/errors";
 import { waitFor } from "../helpers/databases";
+import { routeExampleVendors } from "../helpers/experiment-vendors";
 import { pgliteEngine } from "../helpers/engine";
 import { readJsonFixture, startVendorServer, TEST_API_KEY, type VendorServer } from "../helpers/vendor-server";
 
@@ -30,26 +31,6 @@ const engine = pgliteEngine(providers);
 
 const prompt = { name: "prompt.txt", text: "Summarize the following information from {{source}}:\n\nThe topic is {{topic}}.\n" };
 const context = { name: "context.txt", text: "Additional context: This is a test of the parallaxr system.\n" };
-
-function routeHappyPaths(): void {
-  const models = readJsonFixture("openrouter", "models.json");
-  models.data.push({ ...models.data[0], id: "anthropic/claude-sonnet-4", context_length: 200000 });
-  openrouter.route("GET /api/v1/models", { body: models });
-  openrouter.route("POST /api/v1/chat/completions", (request) => {
-    const completion = readJsonFixture("openrouter", "chat-completion.json");
-    completion.model = (request.body as { model: string }).model;
-    completion.choices[0].message.content = "Machine learning is...";
-    completion.usage.completion_tokens = 123;
-    return { body: completion };
-  });
-  ollama.route("POST /api/show", { body: readJsonFixture("ollama", "show.json") });
-  ollama.route("POST /api/chat", () => {
-    const chat = readJsonFixture("ollama", "chat.json");
-    chat.message.content = "Natural language processing...";
-    chat.eval_count = 89;
-    return { body: chat };
-  });
-}
 
 async function runExperiment(
   request: Omit<CreateExperimentRequest, "prompt"> & { prompt?: CreateExperimentRequest["prompt"] },
@@ -78,7 +59,7 @@ describe("experiments on the engine", () => {
   beforeEach(() => {
     openrouter.reset();
     ollama.reset();
-    routeHappyPaths();
+    routeExampleVendors(openrouter, ollama);
   });
 
   it("runs the spec's example: the mock's echo, OpenRouter's and Ollama's answers and context windows", async () => {
