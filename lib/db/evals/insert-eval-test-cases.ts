@@ -1,0 +1,24 @@
+import type { Queryable } from "../database";
+import type { EvalTestCaseRow } from "./eval-plan";
+
+/**
+ * Inserts an eval's test cases as a dataset of the calling user (source 'eval', kept out of the
+ * datasets list), one row per test case in config order, each row the case and its rendered
+ * inputs. Two statements however many cases there are. Returns the dataset's id.
+ */
+export async function insertEvalTestCases(
+  tx: Queryable,
+  { name, testCases }: { name: string; testCases: EvalTestCaseRow[] },
+): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>(
+    "insert into datasets (name, source, headers, row_count) values ($1, 'eval', $2, $3) returning id",
+    [name, ["name"], testCases.length],
+  );
+  const datasetId = rows[0].id;
+  await tx.query(
+    `insert into dataset_rows (dataset_id, row_index, data)
+     select $1, e.ordinality - 1, e.value from jsonb_array_elements($2::jsonb) with ordinality as e(value, ordinality)`,
+    [datasetId, JSON.stringify(testCases)],
+  );
+  return datasetId;
+}
