@@ -9,6 +9,7 @@ import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import { executeEvalCell } from "./execute-eval-cell";
 import { executeExperimentCell } from "./execute-experiment-cell";
 import type { PreparedCell } from "./prepare-cell";
 
@@ -40,6 +41,7 @@ export async function executeCell(
   hit: CachedResponse | null,
 ): Promise<CellResult> {
   if (settings.kind === "experiment") return executeExperimentCell(deps, settings, prepared, hit);
+  if (settings.kind === "eval") return executeEvalCell(deps, settings, prepared, hit);
   const { cell } = prepared;
   const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
   const warnings = prepared.missing.map((name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`);

@@ -2,6 +2,7 @@ import { cacheKey, hashText } from "@/lib/core/cache-key";
 import { renderTemplate } from "@/lib/core/template";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { RunSettings } from "@/lib/db/runs/load-run-settings";
+import { prepareEvalCell } from "./execute-eval-cell";
 
 /** A claimed cell with its input rendered: what is sent, and the keys it is known by. */
 export interface PreparedCell {
@@ -18,6 +19,7 @@ export interface PreparedCell {
 
 /** Renders a claimed cell's prompt with its row and computes its cache key. */
 export function prepareCell(settings: RunSettings, cell: ClaimedCell): PreparedCell {
+  if (settings.kind === "eval") return prepareEvalCell(settings, cell);
   const { values, variables } = settings.experimentColumns
     ? experimentVariables(settings.experimentColumns, cell.variables)
     : workbenchVariables(cell);

@@ -34,6 +34,8 @@ export interface CellResult {
   graderTokensOut?: number | null;
   graderCostUsd?: number | null;
   graderError?: string | null;
+  /** An eval cell's metric scores and pass/fail (run_cells.metric_scores). */
+  metricScores?: Record<string, unknown> | null;
 }
 
 // Postgres text cannot hold U+0000, and jsonb refuses a UTF-16 surrogate without its other half;
@@ -79,6 +81,7 @@ export function resultsPayload(results: CellResult[]): string {
       grader_tokens_out: result.graderTokensOut ?? null,
       grader_cost_usd: result.graderCostUsd ?? null,
       grader_error: result.graderError ?? null,
+      metric_scores: result.metricScores ?? null,
     })),
     storable,
   );

@@ -1,5 +1,6 @@
 import type { Price } from "@/lib/core/cost";
 import type { Database } from "../database";
+import type { EvalPlan } from "../evals/eval-plan";
 
 /** What a worker needs to know about a run to execute its cells. */
 export interface RunSettings {
@@ -22,6 +23,8 @@ export interface RunSettings {
   kind: "workbench" | "experiment" | "eval" | "matrix" | "batch";
   /** An experiment's CSV header, in order: its rows' variables are read in this order. */
   experimentColumns: string[] | null;
+  /** An eval's checked config (runs.config.eval): its prompts, metrics and judges. */
+  evalPlan?: EvalPlan | null;
 }
 
 /** The key of a model in RunSettings.prices. */
@@ -50,18 +53,22 @@ export async function loadRunSettings(
     grader_model: { provider: string; model: string } | null;
     kind: RunSettings["kind"];
     experiment_columns: string[] | null;
+    eval_plan: EvalPlan | null;
     columns: Array<{ provider: string; model: string; input: number | null; output: number | null; image: number | null; priced: boolean }>;
   }>(
     `select r.id, r.user_id, v.text, r.max_attempts, r.timeout_ms, r.concurrency,
             coalesce((r.config ->> 'cache')::boolean, true) as cache,
             g.text as grader_text, r.config -> 'graderModel' as grader_model,
             r.kind, r.config -> 'experiment' -> 'columns' as experiment_columns,
+            r.config -> 'eval' as eval_plan,
             (select coalesce(json_agg(json_build_object(
                       'provider', c.provider, 'model', c.model, 'priced', p.id is not null,
                       'input', p.input_per_mtok, 'output', p.output_per_mtok, 'image', p.per_image)), '[]')
                from (select provider, model from run_columns where run_id = r.id
                      union select r.config -> 'graderModel' ->> 'provider', r.config -> 'graderModel' ->> 'model'
-                      where r.config ? 'graderModel') c
+                      where r.config ? 'graderModel'
+                     union select j.value ->> 'provider', j.value ->> 'model'
+                       from jsonb_each(coalesce(r.config -> 'eval' -> 'judges', '{}')) j) c
                left join pricing p on p.user_id = r.user_id and p.provider = c.provider and p.model = c.model) as columns
        from runs r left join prompt_versions v on v.id = r.prompt_version_id and v.user_id = r.user_id
                    left join prompt_versions g on g.id = r.grader_version_id and g.user_id = r.user_id
@@ -94,5 +101,6 @@ export async function loadRunSettings(
     graderModel: row.grader_model,
     kind: row.kind,
     experimentColumns: row.experiment_columns,
+    evalPlan: row.eval_plan,
   };
 }
