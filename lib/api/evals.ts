@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envelope } from "./schemas";
+import { envelope, idParams, queryParams } from "./schemas";
 
 // The eval runner's requests and answers (specs/eval-config.md, issue 12): shared by the routes
 // and, later, the /evals page and `parallaxr eval` when it talks to a server.
@@ -57,3 +57,60 @@ export const evalSummarySchema = z.strictObject({
   finishedAt: z.string().nullable(),
 });
 export type EvalSummary = z.infer<typeof evalSummarySchema>;
+
+/** One EvalResult (lib/core/eval/eval-run.ts), with the spec's field names. */
+export const evalResultSchema = z.strictObject({
+  test_case: z.string(),
+  prompt_name: z.string(),
+  trial: z.number().int(),
+  system_prompt: z.string(),
+  input_text: z.string(),
+  output: z.string(),
+  metrics: z.record(z.string(), z.number()),
+  passed: z.boolean(),
+  latency_ms: z.number(),
+  tokens_in: z.number(),
+  tokens_out: z.number(),
+  cost_usd: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+/** One EvalRun: a prompt on a model, its finished results. */
+export const evalRunSchema = z.strictObject({
+  run_id: z.string().regex(/^[0-9a-f]{8}$/),
+  prompt_name: z.string(),
+  model: z.string(),
+  config: z.strictObject({
+    model: z.string(),
+    max_tokens: z.number(),
+    temperature: z.number(),
+    evaluation_threshold: z.number(),
+    metric_thresholds: z.record(z.string(), z.number()).optional(),
+  }),
+  started_at: z.string(),
+  completed_at: z.string().nullable(),
+  results: z.array(evalResultSchema),
+  pass_rate: z.number(),
+  avg_latency_ms: z.number(),
+  cost_usd: z.number().nullable(),
+});
+
+/** GET /api/v1/evals/{id}: the eval and its EvalRuns, one per prompt x model, in config order. */
+export const evalSchema = z.strictObject({ eval: evalSummarySchema, runs: z.array(evalRunSchema) });
+export type EvalDetail = z.infer<typeof evalSchema>;
+
+/** The export formats, as -f and the export route name them. */
+export const evalExportFormatSchema = z.enum(["json", "csv", "markdown", "html", "junit"], {
+  message: "format must be json, csv, markdown, html or junit",
+});
+
+/** Path parameters of GET /api/v1/evals/{id}/export/{format}. */
+export const evalExportParamsSchema = idParams("eval").extend({ format: evalExportFormatSchema });
+
+/** ?run=: which EvalRun (its 8-hex run_id) a per-run export is of; needed when the eval made more than one. */
+export const evalExportQuerySchema = queryParams({
+  run: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/, "run is an EvalRun's run_id, 8 hex characters")
+    .optional(),
+});
