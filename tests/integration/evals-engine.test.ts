@@ -24,6 +24,7 @@ const providers = createProviderRegistry([createMockProvider()], {
 const engine = pgliteEngine(providers);
 
 type CellRow = {
+  id: string;
   variant: number;
   column_index: number;
   row_index: number;
@@ -51,7 +52,7 @@ async function runEval(request: Partial<CreateEvalRequest>): Promise<CellRow[]> 
     { what: "the eval to complete", timeoutMs: 20_000 },
   );
   const { rows } = await engine.db.query<CellRow>(
-    `select variant, column_index, row_index, trial, status, output_raw, error_message, tokens_in, tokens_out, cost_usd,
+    `select id, variant, column_index, row_index, trial, status, output_raw, error_message, tokens_in, tokens_out, cost_usd,
             grader_output_raw, grader_tokens_in, grader_cost_usd, metric_scores
        from run_cells where run_id = $1 order by variant, column_index, row_index, trial`,
     [summary.id],
@@ -228,5 +229,37 @@ metrics:
       error_message: expect.stringMatching(/^bad_request: .*prompt is too long/),
       metric_scores: { scores: {}, passed: false },
     });
+  });
+
+  it("caches each trial's answer apart, by system text and parameters too, and a rerun takes them from the cache", async () => {
+    anthropic.route("POST /v1/messages", () => anthropicMessage("cached answer"));
+    const config = (system: string) => `model: claude-sonnet-4-20250514
+repeat: 2
+prompts:
+  - name: p
+    system: ${system}
+    template: "{x}"
+test_cases:
+  - name: only
+    inputs: {x: hello}
+`;
+    const cachedOf = async (cells: CellRow[]) => {
+      const { rows } = await engine.db.query<{ cached: boolean }>(
+        "select cached from run_cells where id = any($1::uuid[]) order by trial",
+        [cells.map((cell) => cell.id)],
+      );
+      return rows.map((row) => row.cached);
+    };
+    const first = await runEval({ config: config("One.") });
+    expect(first.map((cell) => cell.trial)).toEqual([0, 1]);
+    expect(await cachedOf(first)).toEqual([false, false]);
+    expect(anthropic.requests).toHaveLength(2);
+    const again = await runEval({ config: config("One.") });
+    expect(await cachedOf(again)).toEqual([true, true]);
+    expect(again.map((cell) => cell.metric_scores?.passed)).toEqual([true, true]);
+    expect(anthropic.requests).toHaveLength(2);
+    const otherSystem = await runEval({ config: config("Two.") });
+    expect(await cachedOf(otherSystem)).toEqual([false, false]);
+    expect(anthropic.requests).toHaveLength(4);
   });
 });
