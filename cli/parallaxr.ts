@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { CliError, exitCodes } from "./cli-error";
+import { registerEvalCommand } from "./commands/eval";
 import { registerRunCommand } from "./commands/run";
 import { registerTokenCommand } from "./commands/token";
 
@@ -20,6 +21,7 @@ Data and tokens go to stdout; messages and progress to stderr.`,
     );
   registerRunCommand(program);
   registerTokenCommand(program);
+  registerEvalCommand(program);
   return program;
 }
 

@@ -36,6 +36,8 @@ export const createEvalSchema = envelope({
   timeoutSeconds: z.number().positive().max(86_400).default(300),
   /** Retries of a failed call that may succeed on another try (rate limits, server errors). */
   retries: z.number().int().min(0).max(10).default(2),
+  /** The command's --tags: only the test cases with any of these tags run. */
+  tags: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
 });
 export type CreateEvalInput = z.infer<typeof createEvalSchema>;
 export type CreateEvalRequest = z.input<typeof createEvalSchema>;

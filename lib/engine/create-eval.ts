@@ -54,7 +54,7 @@ export function checkEval(input: CreateEvalInput, limits: RunLimits = runLimitsF
   if (!parsed.ok) {
     throw new InvalidInputError(parsed.errors.map((problem) => formatConfigProblem(problem, input.configName)).join("\n"), "config");
   }
-  const config: EvalConfig = parsed.config;
+  const config: EvalConfig = withTags(parsed.config, input.tags);
   const prompts = config.prompts.map((source) => {
     if (source.kind === "inline") return source.prompt;
     const text = promptFileText(input.files, source.path);
@@ -130,6 +130,20 @@ export function checkEval(input: CreateEvalInput, limits: RunLimits = runLimitsF
     routes,
     testCases,
   };
+}
+
+/** The config with only the test cases that have any of tags (--tags); all of them without tags. */
+function withTags(config: EvalConfig, tags: string[] | undefined): EvalConfig {
+  if (!tags) return config;
+  const test_cases = config.test_cases.filter((testCase) => testCase.tags.some((tag) => tags.includes(tag)));
+  if (test_cases.length === 0) {
+    const known = [...new Set(config.test_cases.flatMap((testCase) => testCase.tags))];
+    throw new InvalidInputError(
+      `No test cases have any of the tags ${tags.join(", ")}; the config's tags are ${known.length > 0 ? known.join(", ") : "none"}.`,
+      "tags",
+    );
+  }
+  return { ...config, test_cases };
 }
 
 /** The text of the prompt file at path as the config writes it, else at its normalized path (./a.yaml is a.yaml). */

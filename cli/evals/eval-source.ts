@@ -1,0 +1,124 @@
+import { loadSecretKey } from "@/lib/auth/secret-box";
+import type { EvalBaseline } from "@/lib/api/eval-baseline";
+import type { CreateEvalInput, EvalDetail, EvalSummary } from "@/lib/api/evals";
+import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
+import { startWorker } from "@/lib/engine/worker";
+import type { EvalExportFormat } from "@/lib/formats/eval-exports/export-file-name";
+import { providerFactories } from "@/lib/providers/provider-factories";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
+import { findEvalBaseline } from "@/lib/services/eval-baseline";
+import { createEval, evalComparison, evalExport, getEval, type EvalFile } from "@/lib/services/evals";
+import { CliError, exitCodes } from "../cli-error";
+import { callServer, type DataTarget } from "../data-target";
+import { preferDotenv, providerVariables } from "../experiments/dotenv-credentials";
+
+/**
+ * Where `parallaxr eval run` makes and reads its eval: the same service functions the API's
+ * routes call (on the data folder, with a worker in this process), or those routes on a server.
+ * Either way an export is the text the API downloads, byte for byte.
+ */
+export interface EvalSource {
+  create(input: CreateEvalInput): Promise<EvalSummary>;
+  get(evalId: string): Promise<EvalDetail>;
+  exportFile(evalId: string, format: EvalExportFormat, run: string | null): Promise<EvalFile>;
+  comparison(evalId: string): Promise<EvalFile>;
+  baseline(runId: string): Promise<EvalBaseline>;
+  /** How often following the eval reads it again, in milliseconds. */
+  readonly pollMs: number;
+  close(): Promise<void>;
+}
+
+/** Opens the target: the database with a worker that runs the eval's cells, or a server's API. */
+export async function openEvalSource(
+  target: DataTarget,
+  { dotenv, concurrency, onWarning }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void },
+): Promise<EvalSource> {
+  if (target.kind === "server") return serverSource(target, dotenv, onWarning);
+  const db = await target.open();
+  const env = process.env;
+  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    const providers = createDefaultProviderRegistry({
+      db,
+      secretKey: loadSecretKey({ env, dataDir }),
+      env,
+      wrapCredentials: preferDotenv(dotenv),
+    });
+    worker = await startWorker({
+      db,
+      providers,
+      pollMs: 20,
+      maxInFlight: Math.max(16, concurrency),
+      reclaimOnStart: db.kind === "pglite",
+      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const userId = target.userId;
+  return {
+    create: async (input) => (await createEval({ db }, { userId, input })).eval,
+    get: (evalId) => getEval({ db }, { userId, evalId }),
+    exportFile: (evalId, format, run) => evalExport({ db }, { userId, evalId, format, run }),
+    comparison: (evalId) => evalComparison({ db }, { userId, evalId }),
+    baseline: (runId) => findEvalBaseline({ db }, { userId, runId }),
+    pollMs: 50,
+    close: async () => {
+      await worker.stop({ graceMs: 2_000 });
+      await db.close();
+    },
+  };
+}
+
+function serverSource(
+  target: Extract<DataTarget, { kind: "server" }>,
+  dotenv: Record<string, string>,
+  onWarning: (message: string) => void,
+): EvalSource {
+  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
+  const notSent = Object.keys(dotenv).filter((name) => keyVariables.has(name));
+  if (notSent.length > 0) {
+    onWarning(
+      `Running on the server at ${target.url}: it uses its own keys; ${notSent.join(", ")} from ./.env ${notSent.length === 1 ? "was" : "were"} not sent.`,
+    );
+  }
+  return {
+    create: async (input) => (await callServer<{ eval: EvalSummary }>(target, "/api/v1/evals", { method: "POST", body: input })).eval,
+    get: (evalId) => callServer<EvalDetail>(target, `/api/v1/evals/${evalId}`),
+    exportFile: (evalId, format, run) =>
+      serverFile(target, `/api/v1/evals/${evalId}/export/${format}${run === null ? "" : `?run=${encodeURIComponent(run)}`}`),
+    comparison: (evalId) => serverFile(target, `/api/v1/evals/${evalId}/comparison.md`),
+    baseline: (runId) => callServer<EvalBaseline>(target, `/api/v1/evals/runs/${encodeURIComponent(runId)}`),
+    pollMs: 200,
+    close: async () => {},
+  };
+}
+
+/** A file the server sends for download: its text exactly as sent, and the name its Content-Disposition gives. */
+async function serverFile(target: Extract<DataTarget, { kind: "server" }>, path: string): Promise<EvalFile> {
+  let response: Response;
+  try {
+    response = await fetch(`${target.url}${path}`, { headers: { authorization: `Bearer ${target.token}` } });
+  } catch (error) {
+    throw new CliError(`Could not reach the server at ${target.url}: ${(error as Error).message}. Is it running?`, exitCodes.unavailable);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      // not JSON: the status says it
+    }
+    throw new CliError(`The server at ${target.url} answered ${response.status}: ${message}`);
+  }
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="([^"]*)"/i.exec(disposition)?.[1];
+  const filename = encoded ? decodeURIComponent(encoded) : plain;
+  if (!filename) throw new CliError(`The server at ${target.url} sent ${path} without a file name.`);
+  return { filename, text, contentType: response.headers.get("content-type") ?? "" };
+}
