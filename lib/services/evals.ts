@@ -12,6 +12,7 @@ import { listEvalCells, type EvalCell } from "@/lib/db/evals/list-eval-cells";
 import { createEval as createEvalRun } from "@/lib/engine/create-eval";
 import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
 import type { RunLimits } from "@/lib/engine/run-limits";
+import { reportCharts } from "@/lib/formats/eval-exports/charts/report-charts";
 import { COMPARISON_FILE_NAME, comparisonToMarkdown, needsComparison } from "@/lib/formats/eval-exports/comparison-markdown";
 import { evalRunToCsv } from "@/lib/formats/eval-exports/eval-run-csv";
 import { evalRunToHtml } from "@/lib/formats/eval-exports/eval-run-html";
@@ -94,7 +95,8 @@ export async function evalExport(
         ? evalRunToCsv(one)
         : format === "markdown"
           ? evalRunToMarkdown(one)
-          : evalRunToHtml(one);
+          : // The charts show every EvalRun of the eval, so one run's report shows where it stands.
+            evalRunToHtml(one, { charts: reportCharts(runs) });
   return { filename: evalExportFileName(one, format, at), text, contentType: CONTENT_TYPES[format] };
 }
 
