@@ -11,6 +11,7 @@ import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { executeEvalCell } from "./execute-eval-cell";
 import { executeExperimentCell } from "./execute-experiment-cell";
+import { executeMatrixCell } from "./execute-matrix-cell";
 import type { PreparedCell } from "./prepare-cell";
 
 /** What executing a cell needs from the outside world. */
@@ -42,6 +43,7 @@ export async function executeCell(
 ): Promise<CellResult> {
   if (settings.kind === "experiment") return executeExperimentCell(deps, settings, prepared, hit);
   if (settings.kind === "eval") return executeEvalCell(deps, settings, prepared, hit);
+  if (settings.kind === "matrix") return executeMatrixCell(deps, settings, prepared, hit);
   const { cell } = prepared;
   const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
   const warnings = prepared.missing.map((name) => `Variable {{${name}}} in template has no value in row ${cell.rowIndex + 1}`);

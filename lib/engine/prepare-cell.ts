@@ -3,6 +3,7 @@ import { renderTemplate } from "@/lib/core/template";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { RunSettings } from "@/lib/db/runs/load-run-settings";
 import { prepareEvalCell } from "./execute-eval-cell";
+import { prepareMatrixCell } from "./execute-matrix-cell";
 
 /** A claimed cell with its input rendered: what is sent, and the keys it is known by. */
 export interface PreparedCell {
@@ -20,6 +21,7 @@ export interface PreparedCell {
 /** Renders a claimed cell's prompt with its row and computes its cache key. */
 export function prepareCell(settings: RunSettings, cell: ClaimedCell): PreparedCell {
   if (settings.kind === "eval") return prepareEvalCell(settings, cell);
+  if (settings.kind === "matrix") return prepareMatrixCell(settings, cell);
   const { values, variables } = settings.experimentColumns
     ? experimentVariables(settings.experimentColumns, cell.variables)
     : workbenchVariables(cell);

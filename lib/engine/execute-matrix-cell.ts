@@ -1,0 +1,141 @@
+import { retryDelayMs } from "@/lib/core/backoff";
+import { cacheKey, hashText } from "@/lib/core/cache-key";
+import { computeCost } from "@/lib/core/cost";
+import { MOCK_PROVIDER } from "@/lib/core/eval/model-route";
+import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
+import type { CellResult } from "@/lib/db/cells/save-cell-results";
+import type { MatrixInputRow } from "@/lib/db/matrix/matrix-plan";
+import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
+import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
+import type { ExecuteCellDeps } from "./execute-cell";
+import type { PreparedCell } from "./prepare-cell";
+
+/** The input a claimed matrix cell's row holds (create-matrix.ts stored it), and its prompt version's rendered prompt. */
+function matrixCell(cell: ClaimedCell) {
+  const row = cell.variables as unknown as MatrixInputRow;
+  const rendered = row.rendered?.[cell.variant] ?? null;
+  // The mock model takes no system text and would warn of it; every vendor takes it.
+  const params = cell.provider === MOCK_PROVIDER || !rendered?.system ? { ...cell.params } : { ...cell.params, system: rendered.system };
+  return { row, rendered, params };
+}
+
+/**
+ * A matrix cell as the engine sends it: the prompt create-matrix.ts rendered for this prompt
+ * version and input (every placeholder filled, or the matrix was refused), and a cache key over
+ * the provider, model, parameters (the version's system text among them) and that prompt.
+ */
+export function prepareMatrixCell(settings: RunSettings, cell: ClaimedCell): PreparedCell {
+  const { row, rendered, params } = matrixCell(cell);
+  const input = rendered?.input ?? "";
+  return {
+    cell,
+    input,
+    missing: [],
+    variables: { input_id: row.id ?? "" },
+    inputHash: hashText(JSON.stringify({ system: rendered?.system ?? null, input })),
+    cacheKey:
+      settings.cache && rendered ? cacheKey({ provider: cell.provider, model: cell.model, params, input, trial: cell.trial }) : null,
+  };
+}
+
+/**
+ * Executes one eval of a matrix (specs/matrix-comparisons.md): the rendered prompt sent (with the
+ * version's system text), or the cached answer; output, tokens, cost and duration kept. The spec's
+ * rule "log error, save error metadata, continue with remaining evals": a failed call is an error
+ * in its cell with its message, after the engine's retries of a retryable one, and the batch goes
+ * on. A model without a price has a null cost (unknown, never $0).
+ */
+export async function executeMatrixCell(
+  deps: ExecuteCellDeps,
+  settings: RunSettings,
+  prepared: PreparedCell,
+  hit: {
+    outputRaw: string;
+    tokensIn: number | null;
+    tokensOut: number | null;
+    tokensEstimated: boolean;
+    latencyMs: number | null;
+    finishReason: string | null;
+  } | null,
+): Promise<CellResult> {
+  const { cell } = prepared;
+  const { rendered, params } = matrixCell(cell);
+  const base = { id: cell.id, runId: cell.runId, inputHash: prepared.inputHash, provider: cell.provider, model: cell.model };
+  if (!rendered) {
+    return { ...base, status: "error", errorCode: "bad_request", errorMessage: "This eval's prompt version is not in the matrix." };
+  }
+  if (hit && !cell.bypassCache) {
+    // A hit costs nothing now; its original tokens and duration stay for comparison.
+    return {
+      ...base,
+      status: "ok",
+      outputRaw: hit.outputRaw,
+      tokensIn: hit.tokensIn,
+      tokensOut: hit.tokensOut,
+      tokensEstimated: hit.tokensEstimated,
+      latencyMs: hit.latencyMs,
+      costUsd: 0,
+      finishReason: hit.finishReason,
+      cached: true,
+    };
+  }
+  if (cell.attempts > settings.maxAttempts) {
+    // Claimed again after its worker vanished one time too many (lease expiries count as attempts).
+    return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${settings.maxAttempts} attempts.` };
+  }
+
+  const started = deps.now();
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  try {
+    const provider = await deps.providers.resolve({ provider: cell.provider, userId: settings.userId });
+    const answer = await provider.generate({
+      model: cell.model,
+      prompt: rendered.input,
+      params,
+      variables: prepared.variables,
+      signal: AbortSignal.any([timeout, deps.stopSignal]),
+    });
+    const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
+    const warnings = [...answer.warnings];
+    return {
+      ...base,
+      status: warnings.length > 0 ? "warning" : "ok",
+      outputRaw: answer.text,
+      tokensIn: answer.tokensIn,
+      tokensOut: answer.tokensOut,
+      tokensEstimated: answer.tokensEstimated,
+      latencyMs: deps.now() - started,
+      // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
+      costUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
+      finishReason: answer.finishReason,
+      warnings,
+      cacheKey: prepared.cacheKey,
+      cacheTtlSeconds: deps.cacheTtlSeconds,
+    };
+  } catch (caught) {
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
+    const latencyMs = deps.now() - started;
+    if (error.retryable && cell.attempts < settings.maxAttempts) {
+      const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
+      return { ...base, status: "queued", retryDelayMs: delay, latencyMs, errorCode: error.code, errorMessage: error.message };
+    }
+    return {
+      ...base,
+      status: "error",
+      latencyMs,
+      outputRaw: "",
+      tokensIn: 0,
+      tokensOut: 0,
+      errorCode: error.code,
+      errorMessage: error.message,
+    };
+  }
+}
+
+function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutMs: number }): ProviderError {
+  if (context.timedOut) {
+    return new ProviderError({ code: "timeout", message: `No answer within ${context.timeoutMs / 1000} s.`, cause: caught });
+  }
+  if (isProviderError(caught)) return caught;
+  throw caught;
+}

@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeMatrix } from "./matrix-suite";
+
+describeMatrix("PGlite", createPgliteTestDatabase);

@@ -1,0 +1,276 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMatrixSchema, type CreateMatrixRequest, type MatrixDetail } from "@/lib/api/matrix";
+import { batchTimestampOf } from "@/lib/core/matrix/ids";
+import type { Database } from "@/lib/db/database";
+import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
+import { startWorker, type Worker } from "@/lib/engine/worker";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { providerFactories } from "@/lib/providers/provider-factories";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import { createMatrix, getMatrix } from "@/lib/services/matrix";
+import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { readJsonFixture, TEST_API_KEY } from "../helpers/vendor-server";
+
+/**
+ * A local server speaking Groq's chat completions (OpenAI's wire format), answering each call
+ * after delayMs and counting the calls in flight at once, from the request's arrival to the end
+ * of its answer: what the concurrency cap is measured by.
+ */
+interface CountingServer {
+  baseURL: string;
+  maxInFlight: number;
+  calls: Array<{ model: string; prompt: string; system: string | null }>;
+  /** Answers a model's calls with this HTTP status and error instead of a completion. */
+  failing: Set<string>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function startCountingServer(delayMs: number): Promise<CountingServer> {
+  let inFlight = 0;
+  const state: CountingServer = {
+    baseURL: "",
+    maxInFlight: 0,
+    calls: [],
+    failing: new Set(),
+    reset() {
+      state.maxInFlight = 0;
+      state.calls = [];
+      state.failing.clear();
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((request, response) => {
+    inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    response.on("close", () => {
+      inFlight -= 1;
+    });
+    let raw = "";
+    request.on("data", (chunk) => (raw += chunk));
+    request.on("end", () => {
+      const body = JSON.parse(raw) as { model: string; messages: Array<{ role: string; content: string }> };
+      const prompt = body.messages.find((message) => message.role === "user")?.content ?? "";
+      const system = body.messages.find((message) => message.role === "system")?.content ?? null;
+      state.calls.push({ model: body.model, prompt, system });
+      setTimeout(() => {
+        if (state.failing.has(body.model)) {
+          response.writeHead(400, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: { message: `The model ${body.model} is not available`, type: "invalid_request_error" } }));
+          return;
+        }
+        const completion = readJsonFixture("groq", "chat-completion.json");
+        completion.model = body.model;
+        completion.choices[0].message.content = `${body.model} says: ${prompt.slice(0, 40)}`;
+        completion.usage.prompt_tokens = 1000;
+        completion.usage.completion_tokens = 100;
+        completion.usage.total_tokens = 1100;
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify(completion));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return state;
+}
+
+const PROMPTS = [
+  { version: "v1", fileName: "v1.txt", text: "Summarize {{input_id}}:\n\n{{input}}" },
+  {
+    version: "v2",
+    fileName: "v2.yaml",
+    text: "name: summary\nsystem: Be brief.\ntemplate: |\n  Key points of {input_id}:\n  {transcript}\n",
+  },
+];
+const INPUTS = [
+  { id: "tech-talk-01", text: "# Example Tech Talk\n\nWe talk about compilers." },
+  { id: "interview-02", text: "An interview without a heading." },
+];
+
+/** Matrix runs on the engine, run against one kind of database. */
+export function describeMatrix(label: string, create: () => Promise<TestDatabase | null>): void {
+  describe(`matrix runs on ${label}`, () => {
+    let test: TestDatabase | null = null;
+    let worker: Worker | null = null;
+    let groq: CountingServer;
+    beforeAll(async () => {
+      test = await create();
+      groq = await startCountingServer(120);
+      if (!test) return;
+      const providers = createProviderRegistry([createMockProvider()], {
+        factories: { groq: providerFactories.groq },
+        credentials: async () => ({ apiKey: TEST_API_KEY, baseURL: groq.baseURL, allowPrivateAddresses: true }),
+      });
+      worker = await startWorker({ db: test.db, providers, pollMs: 20 });
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await test?.drop();
+      await groq.close();
+    });
+
+    const request = (overrides: Partial<CreateMatrixRequest> = {}) =>
+      createMatrixSchema.parse({ prompts: PROMPTS, models: ["mock/echo", "mock/fast"], inputs: INPUTS, cache: false, ...overrides });
+
+    async function runToEnd(db: Database, userId: string, overrides: Partial<CreateMatrixRequest> = {}): Promise<MatrixDetail> {
+      const created = await createMatrix({ db }, { userId, input: request(overrides) });
+      if (!("matrix" in created)) throw new Error("expected a run");
+      return waitFor(
+        async () => {
+          const detail = await getMatrix({ db }, { userId, matrixId: created.matrix.id });
+          return detail.matrix.status === "completed" ? detail : null;
+        },
+        { timeoutMs: 30_000, what: "the matrix to complete" },
+      );
+    }
+
+    it("runs 2 prompt versions x 2 models x 2 inputs as 8 evals, each prompt rendered and sent once", async (context) => {
+      if (!test) return context.skip();
+      const detail = await runToEnd(test.db, userA);
+      expect(detail.matrix.plan).toMatchObject({
+        prompts: ["v1", "v2"],
+        models: ["mock/echo", "mock/fast"],
+        inputs: ["tech-talk-01", "interview-02"],
+        evals: 8,
+      });
+      expect(batchTimestampOf(detail.matrix.batchId)).not.toBeNull();
+      expect(detail.evals).toHaveLength(8);
+      expect(detail.evals.map((one) => `${one.prompt}+${one.model}+${one.input}`)).toEqual([
+        "v1+mock/echo+tech-talk-01",
+        "v1+mock/echo+interview-02",
+        "v1+mock/fast+tech-talk-01",
+        "v1+mock/fast+interview-02",
+        "v2+mock/echo+tech-talk-01",
+        "v2+mock/echo+interview-02",
+        "v2+mock/fast+tech-talk-01",
+        "v2+mock/fast+interview-02",
+      ]);
+      for (const one of detail.evals) {
+        expect(one.status).toBe("ok");
+        expect(one.error).toBeNull();
+        expect(one.output).toBeTruthy();
+        expect(one.tokensInput).toBeGreaterThan(0);
+        expect(one.durationSeconds).not.toBeNull();
+        // The spec's run id: the eval's start, then version, model (its "/" written "-") and input.
+        expect(one.runId).toMatch(new RegExp(`^\\d{8}_\\d{6}_${one.prompt}_${one.model.replace("/", "-")}_${one.input}$`));
+      }
+      const { rows } = await test.db.query<{ input: string }>(
+        `select d.data -> 'rendered' -> c.variant ->> 'input' as input
+           from run_cells c join runs r on r.id = c.run_id join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
+          where r.id = $1 order by c.variant, c.column_index, c.row_index`,
+        [detail.matrix.id],
+      );
+      expect(rows[0].input).toBe("Summarize tech-talk-01:\n\n# Example Tech Talk\n\nWe talk about compilers.");
+      expect(rows[4].input).toBe("Key points of tech-talk-01:\n# Example Tech Talk\n\nWe talk about compilers.\n");
+    });
+
+    it("answers a dry run with the plan and the estimate per model, and stores nothing", async (context) => {
+      if (!test) return context.skip();
+      const count = async () => (await test!.db.query<{ n: number }>("select count(*)::int as n from runs")).rows[0].n;
+      const before = await count();
+      const answer = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ models: ["llama-3.3-70b", "groq/unpriced-model"], dryRun: true }) },
+      );
+      expect(await count()).toBe(before);
+      if (!("plan" in answer)) throw new Error("expected a plan");
+      const { plan } = answer;
+      expect(plan).toMatchObject({ prompts: ["v1", "v2"], models: ["llama-3.3-70b", "groq/unpriced-model"], evals: 8 });
+      const [llama, unpriced] = plan.estimate.models;
+      expect(llama).toMatchObject({ model: "llama-3.3-70b", evals: 4 });
+      expect(llama.inputTokens).toBeGreaterThan(0);
+      expect(llama.outputTokens).toBeGreaterThan(0);
+      expect(llama.costUsd).toBeGreaterThan(0);
+      // An unpriced model's cost is unknown, not $0, and the total says one model is left out.
+      expect(unpriced.costUsd).toBeNull();
+      expect(plan.estimate.unpricedModels).toBe(1);
+      expect(plan.estimate.costUsd).toBeCloseTo(llama.costUsd!, 10);
+      expect(groq.calls).toHaveLength(0);
+    });
+
+    it("keeps at most 3 calls in flight by default, measured at the vendor's server", async (context) => {
+      if (!test) return context.skip();
+      groq.reset();
+      const detail = await runToEnd(test.db, userA, { models: ["llama-3.3-70b", "mixtral"] });
+      expect(groq.calls).toHaveLength(8);
+      expect(groq.maxInFlight).toBe(3);
+      expect(detail.evals.every((one) => one.status === "ok")).toBe(true);
+      // The alias table: the spec's short names are Groq's full ids on the wire.
+      expect(new Set(groq.calls.map((call) => call.model))).toEqual(new Set(["llama-3.3-70b-versatile", "mixtral-8x7b-32768"]));
+      // A YAML prompt's system text is sent as the system message.
+      expect(groq.calls.filter((call) => call.system === "Be brief.")).toHaveLength(4);
+      const llama = detail.evals.find((one) => one.model === "llama-3.3-70b")!;
+      expect(llama).toMatchObject({ tokensInput: 1000, tokensOutput: 100 });
+      expect(llama.costUsd).toBeGreaterThan(0);
+    });
+
+    it("records an unpriced model's cost as null and a failed call's error, and goes on", async (context) => {
+      if (!test) return context.skip();
+      groq.reset();
+      groq.failing.add("broken-model");
+      const detail = await runToEnd(test.db, userA, {
+        models: ["groq/unpriced-model", "groq/broken-model"],
+        prompts: [PROMPTS[0]],
+        inputs: [INPUTS[0]],
+        retries: 0,
+      });
+      const [unpriced, broken] = detail.evals;
+      expect(unpriced).toMatchObject({ status: "ok", costUsd: null, tokensInput: 1000 });
+      expect(broken.status).toBe("error");
+      expect(broken.error).toContain("broken-model is not available");
+    });
+
+    it("runs only the subset asked for, and names an unknown one", async (context) => {
+      if (!test) return context.skip();
+      const detail = await runToEnd(test.db, userA, { subset: { prompts: "v1,v2", models: "mock/echo", inputs: ["tech-talk-01"] } });
+      expect(detail.evals.map((one) => `${one.prompt}+${one.model}+${one.input}`)).toEqual([
+        "v1+mock/echo+tech-talk-01",
+        "v2+mock/echo+tech-talk-01",
+      ]);
+      await expect(createMatrix({ db: test.db }, { userId: userA, input: request({ subset: { prompts: "v1,v9" } }) })).rejects.toThrow(
+        /v9/,
+      );
+    });
+
+    it("refuses a placeholder no input fills before anything is stored", async (context) => {
+      if (!test) return context.skip();
+      const count = async () => (await test!.db.query<{ n: number }>("select count(*)::int as n from runs")).rows[0].n;
+      const before = await count();
+      const error = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ prompts: [{ version: "v3", text: "Use {{style}} on {{input}}" }] }) },
+      ).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect((error as Error).message).toContain("{{style}}");
+      expect(await count()).toBe(before);
+    });
+
+    it("uses a prompt saved in the app as name@vN", async (context) => {
+      if (!test) return context.skip();
+      const { asUser } = await import("@/lib/db/as-user");
+      await asUser(test.db, userA, (tx) => tx.query("insert into prompts (name, text) values ('saved-summary', 'Saved: {{input}}')"));
+      const detail = await runToEnd(test.db, userA, {
+        prompts: [{ version: "saved-summary@v1" }],
+        models: ["mock/echo"],
+        inputs: [INPUTS[1]],
+      });
+      expect(detail.evals).toHaveLength(1);
+      expect(detail.evals[0].prompt).toBe("saved-summary@v1");
+      const missing = await createMatrix(
+        { db: test.db },
+        { userId: userB, input: request({ prompts: [{ version: "saved-summary@v1" }] }) },
+      ).catch((caught: unknown) => caught);
+      // Another user's saved prompt is not there for them.
+      expect(missing).toBeInstanceOf(NotFoundError);
+    });
+
+    it("shows a matrix only to its owner: another user gets a 404", async (context) => {
+      if (!test) return context.skip();
+      const detail = await runToEnd(test.db, userA, { models: ["mock/echo"], prompts: [PROMPTS[0]], inputs: [INPUTS[0]] });
+      await expect(getMatrix({ db: test.db }, { userId: userB, matrixId: detail.matrix.id })).rejects.toBeInstanceOf(NotFoundError);
+    });
+  });
+}
