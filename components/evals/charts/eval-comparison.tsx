@@ -32,7 +32,15 @@ export function EvalComparison({ detail }: { detail: EvalDetail }) {
               <caption className="sr-only">{`Paired comparison: ${text.heading}`}</caption>
               <thead className="bg-zinc-50 text-zinc-700">
                 <tr>
-                  {["Measure", "Baseline", "Candidate", "Difference", "95% interval", "Verdict", "Cases needed"].map((heading) => (
+                  {[
+                    "Measure",
+                    `${text.baselineLabel} (baseline)`,
+                    text.candidateLabel,
+                    "Difference",
+                    "95% interval",
+                    "Verdict",
+                    "Cases needed",
+                  ].map((heading) => (
                     <th key={heading} scope="col" className="px-3 py-2 font-medium">
                       {heading}
                     </th>

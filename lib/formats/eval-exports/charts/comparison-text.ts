@@ -1,5 +1,5 @@
 import type { Estimate, Interval, PairedComparison } from "@/lib/core/eval/eval-run";
-import { differenceVerdict } from "@/lib/core/eval/stats/difference-verdict";
+import { differenceVerdict, type DifferenceVerdict } from "@/lib/core/eval/stats/difference-verdict";
 
 /** One measure of a paired comparison as the /evals page shows it: figures and a sentence. */
 export type ComparisonRow = {
@@ -11,7 +11,7 @@ export type ComparisonRow = {
   difference: string;
   /** The 95% interval of the difference, signed. */
   interval: string;
-  /** "not distinguishable", or which side is higher. */
+  /** "not distinguishable", or which run is higher ("summarizer_v2 higher"). */
   verdict: string;
   distinguishable: boolean;
   /** Test cases a difference of the observed size would need at 80% power and alpha 0.05, or "n/a". */
@@ -25,6 +25,8 @@ export type ComparisonRow = {
 /** A paired comparison in words: a heading, what was paired, and one row per measure. */
 export type ComparisonText = {
   heading: string;
+  baselineLabel: string;
+  candidateLabel: string;
   pairedOn: string;
   rows: ComparisonRow[];
 };
@@ -50,7 +52,7 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
     candidate: withError(passRate.candidate, percent),
     difference: signedPoints(passRate.difference),
     interval: `${signedPoints(passRate.interval.low)} to ${signedPoints(passRate.interval.high)}`,
-    verdict: passVerdict,
+    verdict: verdictLabel(passVerdict, candidateLabel, baselineLabel),
     distinguishable: passVerdict !== "not distinguishable",
     casesNeeded: passRate.cases_needed === null ? "n/a" : String(passRate.cases_needed),
     sentence: verdictSentence({
@@ -74,7 +76,7 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
       candidate: withError(score.candidate, decimal),
       difference: signedScore(score.difference),
       interval: `${signedScore(score.interval.low)} to ${signedScore(score.interval.high)}`,
-      verdict,
+      verdict: verdictLabel(verdict, candidateLabel, baselineLabel),
       distinguishable: verdict !== "not distinguishable",
       casesNeeded: score.cases_needed === null ? "n/a" : String(score.cases_needed),
       sentence: verdictSentence({
@@ -93,6 +95,8 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
   }
   return {
     heading: `${candidateLabel} vs ${baselineLabel}`,
+    baselineLabel,
+    candidateLabel,
     pairedOn: `${candidateLabel} minus ${baselineLabel}, paired on the ${countOf(n, "test case")} both ran, with 95% intervals.`,
     rows,
   };
@@ -121,11 +125,16 @@ function verdictSentence(input: VerdictInput): string {
   if (difference === 0 || casesNeeded === null) {
     return `Not distinguishable: ${candidateLabel} and ${baselineLabel} have the same ${what} on these ${countOf(cases, "test case")} (95% interval of the difference ${intervalText}), so there is no difference to plan more test cases for.`;
   }
-  const base = `Not distinguishable: the ${what} differs by ${differenceText}, but the 95% interval (${intervalText}) includes no difference at all, so these ${countOf(cases, "test case")} cannot tell ${candidateLabel} and ${baselineLabel} apart.`;
+  const base = `Not distinguishable: the ${what} differs by ${differenceText}, but the 95% interval (${intervalText}) includes zero, so these ${countOf(cases, "test case")} cannot tell ${candidateLabel} and ${baselineLabel} apart: the difference may be chance.`;
   if (casesNeeded > cases) {
     return `${base} A real difference of this size would need about ${countOf(casesNeeded, "test case")} to show up 4 times in 5 (80% power, alpha 0.05).`;
   }
   return `${base} A difference of this size would usually show with ${countOf(casesNeeded, "test case")} (80% power, alpha 0.05); this one did not.`;
+}
+
+function verdictLabel(verdict: DifferenceVerdict, candidateLabel: string, baselineLabel: string): string {
+  if (verdict === "not distinguishable") return verdict;
+  return `${verdict === "candidate higher" ? candidateLabel : baselineLabel} higher`;
 }
 
 function withError(estimate: Estimate, format: (value: number) => string): string {
@@ -143,13 +152,18 @@ function decimal(value: number): string {
 /** A difference of rates in percentage points, signed: "+20.0 points". */
 function signedPoints(value: number): string {
   if (!Number.isFinite(value)) return "n/a";
-  const points = value * 100;
-  return `${points > 0 ? "+" : points < 0 ? "−" : ""}${Math.abs(points).toFixed(1)} points`;
+  return `${sign(value, 1, 100)}${Math.abs(value * 100).toFixed(1)} points`;
 }
 
 function signedScore(value: number): string {
   if (!Number.isFinite(value)) return "n/a";
-  return `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(2)}`;
+  return `${sign(value, 2)}${Math.abs(value).toFixed(2)}`;
+}
+
+/** "+" or "−" (a minus sign), none when the value rounds to 0 at the decimals shown. */
+function sign(value: number, decimals: number, scale: number = 1): string {
+  if (Number((Math.abs(value) * scale).toFixed(decimals)) === 0) return "";
+  return value > 0 ? "+" : "−";
 }
 
 function formatP(value: number | null): string {
