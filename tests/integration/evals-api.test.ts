@@ -177,6 +177,12 @@ describe("eval runs through the API", () => {
     const html = parseXml(await (await exportOf(detail.eval.id, "html", fileRun.run_id)).text());
     expect(html.name).toBe("html");
     expect(findAll(html, "script")).toEqual([]);
+    // Both EvalRuns' charts, each bar at its run's 50% (1 of 2 passed): 0.5 x 336 wide.
+    const charts = findAll(html, "section").find((section) => section.attributes.id === "charts")!;
+    expect(findAll(charts, "svg").map((svg) => svg.attributes["data-chart"])).toEqual(["interval-bars", "cost-score"]);
+    const barGroups = findAll(findAll(charts, "svg")[0], "g").filter((group) => group.attributes["data-run"]);
+    expect(barGroups.map((group) => group.attributes["data-run"])).toEqual(detail.runs.map((run) => run.run_id));
+    expect(findAll(charts, "rect").map((bar) => Number(bar.attributes.width))).toEqual([168, 168]);
     expect(
       findAll(html, "pre")
         .map(textOf)
