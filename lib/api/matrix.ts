@@ -95,9 +95,9 @@ export const matrixEstimateSchema = z.strictObject({
   ),
   inputTokens: z.number().int(),
   outputTokens: z.number().int(),
-  /** The priced models' cost; unpricedModels says how many models are left out of it. */
+  /** The priced models' cost; unpricedModels names the models left out of it (unknown, never $0). */
   costUsd: z.number(),
-  unpricedModels: z.number().int(),
+  unpricedModels: z.array(z.string()),
 });
 export type MatrixEstimateResponse = z.infer<typeof matrixEstimateSchema>;
 

@@ -1,20 +1,19 @@
 import type { CreateMatrixInput, MatrixPlanResponse, MatrixSummary } from "@/lib/api/matrix";
 import { hashText } from "@/lib/core/cache-key";
+import type { Price } from "@/lib/core/cost";
 import { formatConfigProblem } from "@/lib/core/eval/config";
-import { formatTemplate, TemplateError } from "@/lib/core/eval/format-template";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
 import { batchId } from "@/lib/core/matrix/ids";
 import { resolveMatrixModel, type MatrixModel } from "@/lib/core/matrix/model-aliases";
-import { renderTemplate } from "@/lib/core/template";
-import { computeCost, type Price } from "@/lib/core/cost";
-import { estimateTokens } from "@/lib/core/tokens";
+import { inputTitle, planMatrix, type MatrixPromptVersion } from "@/lib/core/matrix/plan-matrix";
+import { selectSubset, type SubsetFlag } from "@/lib/core/matrix/select-subset";
 import { asUser } from "@/lib/db/as-user";
 import type { Database, Queryable } from "@/lib/db/database";
 import { findSavedPromptVersion } from "@/lib/db/matrix/find-saved-prompt-version";
 import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-run";
 import { insertMatrixCells } from "@/lib/db/matrix/insert-matrix-cells";
 import { insertMatrixInputs } from "@/lib/db/matrix/insert-matrix-inputs";
-import type { MatrixEstimate, MatrixInput, MatrixInputRow, MatrixPlan, MatrixPromptVersion } from "@/lib/db/matrix/matrix-plan";
+import type { MatrixEstimate, MatrixInput, MatrixInputRow, MatrixPlan } from "@/lib/db/matrix/matrix-plan";
 import { priceBook } from "@/lib/db/pricing/pricing";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
@@ -46,10 +45,12 @@ interface PromptSource {
   text: string;
 }
 
-/** A matrix's request read and checked: everything its run needs, before any query but the saved prompts. */
+/** A matrix's request read and checked: its plan (every eval with its rendered prompt and estimate) and what its run stores. */
 export interface CheckedMatrix {
-  /** Each version's template; yaml: a prompt of the eval spec, whose fields are {input}, else {{input}}. */
-  prompts: Array<MatrixPromptVersion & { template: string; yaml: boolean }>;
+  plan: MatrixPlanResponse;
+  prompts: MatrixPromptVersion[];
+  /** Each prompt version's file name (v1.txt), or name@vN for a saved prompt. */
+  fileNames: string[];
   models: MatrixModel[];
   inputs: MatrixInputRow[];
 }
@@ -81,10 +82,15 @@ async function promptSources(tx: Queryable, prompts: CreateMatrixInput["prompts"
   return sources;
 }
 
-/** The input's title: its first `# ` heading, else its id. */
-export function inputTitle(input: { id: string; text: string }): string {
-  const heading = /^# +(.+?)\s*#*\s*$/m.exec(input.text);
-  return heading ? heading[1] : input.id;
+/** A subset as the flags write it ("v1,v2"); a list is joined the same way. */
+function subsetText(value: string | string[] | undefined): string | undefined {
+  return value === undefined || typeof value === "string" ? value : value.join(",");
+}
+
+function pick(flag: SubsetFlag, value: string | string[] | undefined, available: string[]): string[] {
+  const selected = selectSubset({ flag, value: subsetText(value), available });
+  if (!selected.ok) throw new InvalidInputError(selected.error, `subset.${flag.slice(2)}`);
+  return selected.names;
 }
 
 /**
@@ -92,36 +98,61 @@ export function inputTitle(input: { id: string; text: string }): string {
  * for a list it cannot read, an unknown name named), each model routed (the spec's Groq short
  * names through the alias table), each prompt file read by its extension (.yaml/.yml/.json a
  * prompt of the eval spec with {input} fields and its own name and system text, anything else a
- * template with {{input}}), and every prompt rendered with every input: a placeholder left
- * unfilled is a 400 before anything is stored or sent. Sizes are checked before rendering.
+ * template with {{input}}), then the plan of lib/core/matrix: every prompt rendered with every
+ * input (a placeholder left unfilled is a 400 before anything is stored or sent) and the estimate
+ * from each model's applicable price. The evals and prompt sizes are checked before rendering,
+ * the rendered sizes before anything is stored.
  */
-export function checkMatrix(input: CreateMatrixInput, sources: PromptSource[], limits: RunLimits = runLimitsFromEnv()): CheckedMatrix {
-  const chosen = selectMatrix({
-    prompts: sources.map((source) => source.version),
-    models: input.models,
-    inputs: input.inputs.map((item) => item.id),
-    subset: input.subset,
-  });
+export function checkMatrix(
+  input: CreateMatrixInput,
+  { sources, priceOf }: { sources: PromptSource[]; priceOf: (model: MatrixModel) => Price | null },
+  limits: RunLimits = runLimitsFromEnv(),
+): CheckedMatrix {
+  const subset = input.subset ?? {};
+  const versions = pick(
+    "--prompts",
+    subset.prompts,
+    sources.map((source) => source.version),
+  );
+  const modelNames = pick("--models", subset.models, input.models);
+  const inputIds = pick(
+    "--inputs",
+    subset.inputs,
+    input.inputs.map((item) => item.id),
+  );
   const providerIds = Object.keys(providerFactories);
-  const models = chosen.models.map((name) => {
+  const models = modelNames.map((name) => {
     const resolved = resolveMatrixModel(name, providerIds);
     if (!resolved.ok) throw new InvalidInputError(resolved.error, "models");
     return resolved.model;
   });
-  const promptSourcesChosen = chosen.prompts.map((version) => sources.find((source) => source.version === version)!);
-  const inputsChosen = chosen.inputs.map((id) => input.inputs.find((item) => item.id === id)!);
+  const chosenSources = versions.map((version) => sources.find((source) => source.version === version)!);
+  const inputs = inputIds.map((id) => input.inputs.find((item) => item.id === id)!);
 
   // Every prompt version on every model for every input, counted before anything is rendered.
-  checkCellCount({ field: "inputs", rows: inputsChosen.length, columns: models.length * promptSourcesChosen.length, trials: 1 }, limits);
+  checkCellCount({ field: "inputs", rows: inputs.length, columns: models.length * chosenSources.length, trials: 1 }, limits);
+  const prompts = chosenSources.map((source) => readPrompt(source, limits));
+  const plan = planMatrix({
+    prompts,
+    models,
+    inputs,
+    prices: Object.fromEntries(models.map((model) => [model.name, priceOf(model)])),
+  });
+  if (!plan.ok) throw new InvalidInputError(plan.errors.join("\n"), "prompts");
 
-  const prompts = promptSourcesChosen.map((source) => readPrompt(source, limits));
-  const inputs: MatrixInputRow[] = inputsChosen.map((item) => ({
+  // The rendered prompts of the first model are every prompt x input pair once.
+  const firstModel = plan.tasks.filter((task) => task.model.name === models[0].name);
+  const rendered = new Map(firstModel.map((task) => [`${task.promptVersion}\u0000${task.inputId}`, task]));
+  const rows: MatrixInputRow[] = inputs.map((item) => ({
     id: item.id,
     title: inputTitle(item),
     text: item.text,
-    rendered: prompts.map((prompt) => ({ input: render(prompt, item), system: prompt.system })),
+    rendered: prompts.map((prompt) => {
+      const task = rendered.get(`${prompt.version}\u0000${item.id}`)!;
+      return { input: task.prompt, system: task.system };
+    }),
   }));
-  const lengths = inputs.flatMap((row) => row.rendered.map((rendered) => rendered.input.length + (rendered.system?.length ?? 0)));
+  const lengths = firstModel.map((task) => task.prompt.length + (task.system?.length ?? 0));
   checkRenderedSize({ field: "inputs", rowField: null, rowLengths: lengths, columns: models.length, trials: 1 }, limits);
   const stored = lengths.reduce((sum, length) => sum + length, 0);
   if (stored > MAX_MATRIX_RENDERED_CHARS) {
@@ -130,10 +161,28 @@ export function checkMatrix(input: CreateMatrixInput, sources: PromptSource[], l
       "inputs",
     );
   }
-  return { prompts, models, inputs };
+  return {
+    plan: {
+      prompts: plan.prompts,
+      models: plan.models,
+      inputs: plan.inputs,
+      evals: plan.totals.evals,
+      estimate: {
+        models: plan.perModel,
+        inputTokens: plan.totals.inputTokens,
+        outputTokens: plan.totals.outputTokens,
+        costUsd: plan.totals.costUsd,
+        unpricedModels: plan.totals.unpricedModels,
+      },
+    },
+    prompts,
+    fileNames: chosenSources.map((source) => source.fileName),
+    models,
+    inputs: rows,
+  };
 }
 
-function readPrompt(source: PromptSource, limits: RunLimits): CheckedMatrix["prompts"][number] {
+function readPrompt(source: PromptSource, limits: RunLimits): MatrixPromptVersion {
   checkPromptSize({ field: "prompts", what: `prompt version ${source.version}`, length: source.text.length }, limits);
   if (/\.(ya?ml|json)$/i.test(source.fileName)) {
     const parsed = parsePromptFile(source.text, { fileName: source.fileName });
@@ -141,86 +190,29 @@ function readPrompt(source: PromptSource, limits: RunLimits): CheckedMatrix["pro
       throw new InvalidInputError(parsed.errors.map((problem) => formatConfigProblem(problem, source.fileName)).join("\n"), "prompts");
     }
     const { prompt } = parsed;
-    return {
-      version: source.version,
-      name: prompt.name,
-      fileName: source.fileName,
-      system: prompt.system,
-      template: prompt.template,
-      yaml: true,
-    };
+    return { version: source.version, name: prompt.name, format: "yaml", text: prompt.template, system: prompt.system };
   }
-  return { version: source.version, name: null, fileName: source.fileName, system: null, template: source.text, yaml: false };
+  return { version: source.version, name: null, format: /\.md$/i.test(source.fileName) ? "md" : "txt", text: source.text, system: null };
 }
 
-/**
- * A prompt rendered with one input: its text as {{input}} (or {input} in a YAML prompt), also
- * {{transcript}}, and its id as {{input_id}}. A placeholder without a value is an error.
- */
-function render(prompt: CheckedMatrix["prompts"][number], item: { id: string; text: string }): string {
-  const variables = { input: item.text, transcript: item.text, input_id: item.id };
-  if (prompt.yaml) {
-    try {
-      return formatTemplate(prompt.template, variables, item.id);
-    } catch (error) {
-      if (error instanceof TemplateError) {
-        throw new InvalidInputError(
-          `${prompt.fileName}: ${error.message}. A matrix fills {input}, {transcript} and {input_id}.`,
-          "prompts",
-        );
-      }
-      throw error;
-    }
-  }
-  const rendered = renderTemplate(prompt.template, variables);
-  if (rendered.missing.length > 0) {
-    throw new InvalidInputError(
-      `${prompt.fileName}: ${rendered.missing.map((name) => `{{${name}}}`).join(", ")} has no value for input ${item.id}. ` +
-        "A matrix fills {{input}} (also {{transcript}}) with the input's text and {{input_id}} with its id; remove or rename the others.",
-      "prompts",
-    );
-  }
-  return rendered.text;
-}
-
-/** The plan of a checked matrix: its names, evals and estimate, with each model's applicable price. */
-async function planOf(tx: Queryable, checked: CheckedMatrix): Promise<{ plan: MatrixPlanResponse; estimate: MatrixEstimate }> {
+/** Checks a matrix in tx: its saved prompts read, each model's applicable price from the caller's and the shipped ones. */
+async function checkMatrixIn(tx: Queryable, input: CreateMatrixInput, limits: RunLimits): Promise<CheckedMatrix> {
+  const sources = await promptSources(tx, input.prompts);
   const stored = await priceBook(tx);
-  const estimate = estimateMatrix({
-    models: checked.models.map((model) => ({
-      name: model.name,
-      price: applicablePrice({
-        provider: model.provider,
-        model: model.model,
-        stored: stored.get(`${model.provider}/${model.model}`) ?? null,
-      }),
-    })),
-    renderedInputs: checked.inputs.flatMap((row) => row.rendered.map((rendered) => (rendered.system ?? "") + rendered.input)),
-  });
-  return {
-    plan: {
-      prompts: checked.prompts.map((prompt) => prompt.version),
-      models: checked.models.map((model) => model.name),
-      inputs: checked.inputs.map((row) => row.id),
-      evals: checked.prompts.length * checked.models.length * checked.inputs.length,
-      estimate,
-    },
-    estimate,
-  };
+  const priceOf = (model: MatrixModel) =>
+    applicablePrice({ provider: model.provider, model: model.model, stored: stored.get(`${model.provider}/${model.model}`) ?? null });
+  return checkMatrix(input, { sources, priceOf }, limits);
 }
 
 /**
  * A dry run (dryRun=true): the prompts, models, inputs, evals and the estimate per model.
  * Nothing is stored and nothing sent.
  */
-export async function planMatrix(
+export async function dryRunMatrix(
   { db, limits = runLimitsFromEnv() }: CreateMatrixDeps,
   { userId, input }: { userId: string; input: CreateMatrixInput },
 ): Promise<MatrixPlanResponse> {
-  return asUser(db, userId, async (tx) => {
-    const checked = checkMatrix(input, await promptSources(tx, input.prompts), limits);
-    return (await planOf(tx, checked)).plan;
-  });
+  return asUser(db, userId, async (tx) => (await checkMatrixIn(tx, input, limits)).plan);
 }
 
 /**
@@ -235,15 +227,14 @@ export async function createMatrix(
   { userId, input }: { userId: string; input: CreateMatrixInput },
 ): Promise<MatrixSummary> {
   return asUser(db, userId, async (tx) => {
-    const checked = checkMatrix(input, await promptSources(tx, input.prompts), limits);
-    const cells = checked.prompts.length * checked.models.length * checked.inputs.length;
-    checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: cells }, limits);
-    const { estimate } = await planOf(tx, checked);
+    const checked = await checkMatrixIn(tx, input, limits);
+    const { estimate } = checked.plan;
+    checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: checked.plan.evals }, limits);
     const startedAt = new Date(Math.floor(now().getTime() / 1000) * 1000);
     const matrix: MatrixPlan = {
       batchId: batchId(startedAt),
       timestamp: startedAt.toISOString().replace(".000Z", "Z"),
-      prompts: checked.prompts.map(({ version, name, fileName, system }) => ({ version, name, fileName, system })),
+      prompts: checked.prompts.map(({ version, name, system }, index) => ({ version, name, fileName: checked.fileNames[index], system })),
       models: checked.models,
       inputs: checked.inputs.map(({ id, title }): MatrixInput => ({ id, title })),
       comparisons: input.comparisons,
@@ -257,8 +248,8 @@ export async function createMatrix(
           version: 1,
           name: prompt.version,
           type: "generator",
-          text: prompt.template,
-          textHash: hashText(prompt.template),
+          text: prompt.text,
+          textHash: hashText(prompt.text),
         }),
       );
     }
@@ -318,62 +309,5 @@ export function toMatrixSummary(stored: StoredMatrixRun): MatrixSummary {
     counts: stored.counts,
     createdAt: stored.createdAt,
     finishedAt: stored.finishedAt,
-  };
-}
-
-// TEMPORARY until lib/core/matrix/select-subset.ts and plan-matrix.ts land.
-function selectMatrix({
-  prompts,
-  models,
-  inputs,
-  subset,
-}: {
-  prompts: string[];
-  models: string[];
-  inputs: string[];
-  subset: CreateMatrixInput["subset"];
-}): { prompts: string[]; models: string[]; inputs: string[] } {
-  const pick = (all: string[], asked: string | string[] | undefined, flag: string): string[] => {
-    if (asked === undefined) return all;
-    const names = (typeof asked === "string" ? asked.split(",") : asked).map((name) => name.trim());
-    if (names.length === 0 || names.some((name) => name === "")) {
-      throw new InvalidInputError(`--${flag} must be comma-separated names (e.g., ${all.slice(0, 3).join(",")})`, `subset.${flag}`);
-    }
-    for (const name of names) {
-      if (!all.includes(name)) throw new InvalidInputError(`--${flag}: unknown ${name}; known: ${all.join(", ")}`, `subset.${flag}`);
-    }
-    return [...new Set(names)];
-  };
-  return {
-    prompts: pick(prompts, subset?.prompts, "prompts"),
-    models: pick(models, subset?.models, "models"),
-    inputs: pick(inputs, subset?.inputs, "inputs"),
-  };
-}
-
-const ASSUMED_OUTPUT_TOKENS = 1000;
-
-function estimateMatrix({
-  models,
-  renderedInputs,
-}: {
-  models: Array<{ name: string; price: Price | null }>;
-  renderedInputs: string[];
-}): MatrixEstimate {
-  const inputTokens = renderedInputs.reduce((sum, text) => sum + estimateTokens(text), 0);
-  const outputTokens = renderedInputs.length * ASSUMED_OUTPUT_TOKENS;
-  const perModel = models.map((model) => ({
-    model: model.name,
-    evals: renderedInputs.length,
-    inputTokens,
-    outputTokens,
-    costUsd: computeCost({ tokensIn: inputTokens, tokensOut: outputTokens, price: model.price }),
-  }));
-  return {
-    models: perModel,
-    inputTokens: inputTokens * models.length,
-    outputTokens: outputTokens * models.length,
-    costUsd: perModel.reduce((sum, model) => sum + (model.costUsd ?? 0), 0),
-    unpricedModels: perModel.filter((model) => model.costUsd === null).length,
   };
 }

@@ -4,7 +4,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-run";
 import { listMatrixCells, type MatrixCell } from "@/lib/db/matrix/list-matrix-cells";
-import { createMatrix as createMatrixRun, planMatrix, toMatrixSummary } from "@/lib/engine/create-matrix";
+import { createMatrix as createMatrixRun, dryRunMatrix, toMatrixSummary } from "@/lib/engine/create-matrix";
 import { NotFoundError } from "@/lib/engine/errors";
 import type { RunLimits } from "@/lib/engine/run-limits";
 
@@ -13,7 +13,7 @@ export async function createMatrix(
   deps: { db: Database; limits?: RunLimits; now?: () => Date },
   { userId, input }: { userId: string; input: CreateMatrixInput },
 ): Promise<CreateMatrixOutput> {
-  if (input.dryRun) return { dryRun: true, plan: await planMatrix(deps, { userId, input }) };
+  if (input.dryRun) return { dryRun: true, plan: await dryRunMatrix(deps, { userId, input }) };
   return { matrix: await createMatrixRun(deps, { userId, input }) };
 }
 

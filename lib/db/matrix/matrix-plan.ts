@@ -3,7 +3,7 @@ import type { MatrixModel } from "@/lib/core/matrix/model-aliases";
 export type { MatrixModel };
 
 /** A prompt version of a matrix as its run keeps it: the version (its file name without extension, or name@vN). */
-export interface MatrixPromptVersion {
+export interface StoredMatrixPrompt {
   /** As the spec names it: v1, v2, or name@vN for a prompt saved in the app. */
   version: string;
   /** The prompt's own name when its file has one (a YAML prompt's name), shown beside the version. */
@@ -32,9 +32,9 @@ export interface MatrixEstimate {
   }>;
   inputTokens: number;
   outputTokens: number;
-  /** The priced models' cost; unpricedModels says how many are left out of it. */
+  /** The priced models' cost; unpricedModels names the models left out of it. */
   costUsd: number;
-  unpricedModels: number;
+  unpricedModels: string[];
 }
 
 /**
@@ -47,7 +47,7 @@ export interface MatrixPlan {
   batchId: string;
   /** When the batch started, ISO 8601 to the second: the ids and comparisons are dated by it. */
   timestamp: string;
-  prompts: MatrixPromptVersion[];
+  prompts: StoredMatrixPrompt[];
   models: MatrixModel[];
   inputs: MatrixInput[];
   /** Whether comparisons are made (the command's --no-comparisons turns them off). */
