@@ -3,7 +3,16 @@ import { ProviderError } from "../provider-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
-import { callSignal, checkVendorUrl, definedFields, imageFetch, isRecord, malformed, sendImageRequest, withoutQuery } from "./image-http";
+import {
+  withCallSignal,
+  checkVendorUrl,
+  definedFields,
+  imageFetch,
+  isRecord,
+  malformed,
+  sendImageRequest,
+  withoutQuery,
+} from "./image-http";
 import { ImageProviderError } from "./image-provider-error";
 import { parseSize } from "./size";
 import type { ImageModelProvider } from "./types";
@@ -42,88 +51,95 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
     id: "flux",
     kind: "image",
 
-    async generate(request) {
-      const started = performance.now();
-      const signal = callSignal(request);
-      const context: ErrorContext = { provider: "Black Forest Labs", model: request.model, apiKey: options.apiKey, signal };
-      const warnings: string[] = [];
-      if (request.n !== undefined && request.n !== null && request.n !== 1) {
-        throw new ImageProviderError({
-          kind: "option_rejected",
-          message: `Black Forest Labs makes one image per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
-        });
-      }
-      const body: Record<string, unknown> = {
-        prompt: request.prompt,
-        ...sizeFields(request.size),
-        ...definedFields({ seed: request.seed, output_format: request.outputFormat }),
-        ...request.providerOptions,
-      };
-      if (request.quality) warnings.push(`FLUX has no quality setting: quality "${request.quality}" was not sent.`);
-      if (request.background) warnings.push(`FLUX has no background setting: background "${request.background}" was not sent.`);
-      const endpoint = `${options.baseURL}/v1/${encodeURIComponent(request.model)}`;
-      const submitted = await sendImageRequest({
-        url: endpoint,
-        method: "POST",
-        body,
-        headers: keyHeader(new URL(endpoint)),
-        fetch: submitFetch,
-        signal,
-        context,
-      });
-      const task = submitted.body;
-      if (!isRecord(task) || typeof task.id !== "string") throw malformed(context, "a submission answer without an id");
-      const pollingUrl = checkVendorUrl(task.polling_url, { label: "Black Forest Labs", what: "polling URL", allowPrivate });
-
-      let polled: Record<string, unknown>;
-      for (;;) {
-        const answer = await sendImageRequest({ url: pollingUrl.href, headers: keyHeader(pollingUrl), fetch: pollFetch, signal, context });
-        if (!isRecord(answer.body) || typeof answer.body.status !== "string") throw malformed(context, "a polling answer without a status");
-        const status = answer.body.status;
-        if (status === "Ready") {
-          polled = answer.body;
-          break;
-        }
-        if (moderatedStatuses.has(status)) {
-          throw new ImageProviderError({ kind: "content_policy", message: `Black Forest Labs refused the request (${status}).` });
-        }
-        if (status === "Error" || status === "Failed") {
-          throw new ProviderError({
-            code: "server",
-            message: `Black Forest Labs could not make the image (${status}${detailOf(answer.body)}).`,
+    generate: (request) =>
+      withCallSignal(request, async (signal) => {
+        const started = performance.now();
+        const context: ErrorContext = { provider: "Black Forest Labs", model: request.model, apiKey: options.apiKey, signal };
+        const warnings: string[] = [];
+        if (request.n !== undefined && request.n !== null && request.n !== 1) {
+          throw new ImageProviderError({
+            kind: "option_rejected",
+            message: `Black Forest Labs makes one image per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
           });
         }
-        if (!pendingStatuses.has(status)) throw malformed(context, `a polling status it does not document ("${status.slice(0, 60)}")`);
-        await pause(pollIntervalMs, signal, context);
-      }
+        const body: Record<string, unknown> = {
+          prompt: request.prompt,
+          ...sizeFields(request.size),
+          ...definedFields({ seed: request.seed, output_format: request.outputFormat }),
+          ...request.providerOptions,
+        };
+        if (request.quality) warnings.push(`FLUX has no quality setting: quality "${request.quality}" was not sent.`);
+        if (request.background) warnings.push(`FLUX has no background setting: background "${request.background}" was not sent.`);
+        const endpoint = `${options.baseURL}/v1/${encodeURIComponent(request.model)}`;
+        const submitted = await sendImageRequest({
+          url: endpoint,
+          method: "POST",
+          body,
+          headers: keyHeader(new URL(endpoint)),
+          fetch: submitFetch,
+          signal,
+          context,
+        });
+        const task = submitted.body;
+        if (!isRecord(task) || typeof task.id !== "string") throw malformed(context, "a submission answer without an id");
+        const pollingUrl = checkVendorUrl(task.polling_url, { label: "Black Forest Labs", what: "polling URL", allowPrivate });
 
-      const result = isRecord(polled.result) ? polled.result : null;
-      const sampleUrl = checkVendorUrl(result?.sample, { label: "Black Forest Labs", what: "result URL", allowPrivate });
-      const bytes = await download(sampleUrl, downloadFetch, signal, context);
-      const image = await describeImage(bytes, "Black Forest Labs");
-      const { sample: _sample, ...resultFields } = result ?? {};
-      return {
-        images: [image],
-        warnings,
-        receipt: {
-          provider: "flux",
-          model: request.model,
-          endpoint,
-          request: body,
-          response: {
-            id: task.id,
-            status: polled.status,
-            polling_url: withoutQuery(pollingUrl.href),
-            sample_url: withoutQuery(sampleUrl.href),
-            result: resultFields,
+        let polled: Record<string, unknown>;
+        for (;;) {
+          const answer = await sendImageRequest({
+            url: pollingUrl.href,
+            headers: keyHeader(pollingUrl),
+            fetch: pollFetch,
+            signal,
+            context,
+          });
+          if (!isRecord(answer.body) || typeof answer.body.status !== "string")
+            throw malformed(context, "a polling answer without a status");
+          const status = answer.body.status;
+          if (status === "Ready") {
+            polled = answer.body;
+            break;
+          }
+          if (moderatedStatuses.has(status)) {
+            throw new ImageProviderError({ kind: "content_policy", message: `Black Forest Labs refused the request (${status}).` });
+          }
+          if (status === "Error" || status === "Failed") {
+            throw new ProviderError({
+              code: "server",
+              message: `Black Forest Labs could not make the image (${status}${detailOf(answer.body)}).`,
+            });
+          }
+          if (!pendingStatuses.has(status)) throw malformed(context, `a polling status it does not document ("${status.slice(0, 60)}")`);
+          await pause(pollIntervalMs, signal, context);
+        }
+
+        const result = isRecord(polled.result) ? polled.result : null;
+        const sampleUrl = checkVendorUrl(result?.sample, { label: "Black Forest Labs", what: "result URL", allowPrivate });
+        const bytes = await download(sampleUrl, downloadFetch, signal, context);
+        const image = await describeImage(bytes, "Black Forest Labs");
+        const { sample: _sample, ...resultFields } = result ?? {};
+        return {
+          images: [image],
+          warnings,
+          receipt: {
+            provider: "flux",
+            model: request.model,
+            endpoint,
+            request: body,
+            response: {
+              id: task.id,
+              status: polled.status,
+              polling_url: withoutQuery(pollingUrl.href),
+              sample_url: withoutQuery(sampleUrl.href),
+              result: resultFields,
+            },
+            usage: usageOf(task),
+            // BFL states cost in credits, not dollars: usage carries it, the price reference the dollars.
+            costUsd: null,
+            latencyMs: Math.round(performance.now() - started),
           },
-          usage: usageOf(task),
-          // BFL states cost in credits, not dollars: usage carries it, the price reference the dollars.
-          costUsd: null,
-          latencyMs: Math.round(performance.now() - started),
-        },
-      };
-    },
+        };
+      }),
 
     async listModels(): Promise<ModelInfo[]> {
       return ["flux-2-pro", "flux-2-flex", "flux-2-max", "flux-pro-1.1", "flux-pro-1.1-ultra", "flux-kontext-pro"].map((model) => ({

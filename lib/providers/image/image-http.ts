@@ -9,9 +9,32 @@ import type { ImageGenerationRequest } from "./types";
 /** How long an image call may take when the request names no timeout: generous, image models are slow. */
 export const DEFAULT_IMAGE_TIMEOUT_MS = 180_000;
 
-/** The signal of one call: the caller's, ended also by the request's timeout. */
-export function callSignal(request: Pick<ImageGenerationRequest, "signal" | "timeoutMs">): AbortSignal {
-  return AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS)]);
+/**
+ * Runs one call with a signal that ends on the caller's signal or after the request's timeout.
+ * The timer is our own and cleared when the call ends: AbortSignal.any over AbortSignal.timeout
+ * was seen here never to fire (Node 20 collects the timeout signal when nothing else holds it;
+ * a 300 ms timeout waited 10 s in a test run), and a pending timer would keep a finished CLI
+ * alive for the whole timeout.
+ */
+export async function withCallSignal<T>(
+  request: Pick<ImageGenerationRequest, "signal" | "timeoutMs">,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const timeoutMs = request.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS;
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`The call took longer than ${timeoutMs} ms.`, "TimeoutError")),
+    timeoutMs,
+  );
+  const forward = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) forward();
+  else request.signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    request.signal.removeEventListener("abort", forward);
+  }
 }
 
 /** The fetch an image adapter sends with: capped at the image answer limit, no redirects, private hosts as allowed. */

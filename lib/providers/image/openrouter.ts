@@ -2,7 +2,7 @@ import type { ErrorContext } from "../adapters/classify-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
-import { callSignal, decodeBase64, definedFields, imageFetch, isRecord, malformed, sendImageRequest } from "./image-http";
+import { withCallSignal, decodeBase64, definedFields, imageFetch, isRecord, malformed, sendImageRequest } from "./image-http";
 import { ImageProviderError } from "./image-provider-error";
 import { parseSize, reduceRatio } from "./size";
 import type { GeneratedImage, ImageModelProvider } from "./types";
@@ -28,115 +28,115 @@ export function createOpenRouterImageProvider(options: ImageAdapterOptions): Ima
     id: "openrouter",
     kind: "image",
 
-    async generate(request) {
-      const started = performance.now();
-      const signal = callSignal(request);
-      const context: ErrorContext = {
-        provider: "OpenRouter",
-        model: request.model,
-        apiKey: options.apiKey,
-        signal,
-        codes: { modelNotFound: ["model_not_found"] },
-      };
-      const warnings: string[] = [];
-      const imageConfig: Record<string, unknown> = {};
-      if (request.size) imageConfig.aspect_ratio = aspectRatioOf(request.size);
-      const extra: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(request.providerOptions ?? {})) {
-        if (imageConfigKeys.has(key)) imageConfig[key] = value;
-        else if (key === "model" || key === "messages")
-          warnings.push(`provider_options.${key} is ignored: the job's own ${key === "model" ? "model" : "prompt"} is sent.`);
-        else extra[key] = value;
-      }
-      if (request.n !== undefined && request.n !== null && request.n !== 1) {
-        throw new ImageProviderError({
-          kind: "option_rejected",
-          message: `OpenRouter's image models make one answer per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
-        });
-      }
-      if (request.quality) warnings.push(`OpenRouter has no quality setting for images: quality "${request.quality}" was not sent.`);
-      if (request.background)
-        warnings.push(`OpenRouter has no background setting for images: background "${request.background}" was not sent.`);
-      const body: Record<string, unknown> = {
-        model: request.model,
-        messages: [{ role: "user", content: request.prompt }],
-        modalities: ["image", "text"],
-        ...(Object.keys(imageConfig).length > 0 ? { image_config: imageConfig } : {}),
-        ...definedFields({ seed: request.seed }),
-        ...extra,
-      };
-      const answer = await sendImageRequest({
-        url: endpoint,
-        method: "POST",
-        body,
-        headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), "X-Title": "Parallaxr" },
-        fetch,
-        signal,
-        context,
-        isContentPolicy: (errorBody) =>
-          isRecord(errorBody) &&
-          isRecord(errorBody.error) &&
-          isRecord(errorBody.error.metadata) &&
-          Array.isArray(errorBody.error.metadata.reasons),
-      });
-      const response = answer.body;
-      if (!isRecord(response) || !Array.isArray(response.choices)) throw malformed(context, "an answer without choices");
-      const images: GeneratedImage[] = [];
-      const finishReasons: string[] = [];
-      const texts: string[] = [];
-      for (const choice of response.choices.filter(isRecord)) {
-        if (typeof choice.finish_reason === "string") finishReasons.push(choice.finish_reason);
-        const message = isRecord(choice.message) ? choice.message : {};
-        if (typeof message.content === "string" && message.content !== "") texts.push(message.content);
-        for (const entry of Array.isArray(message.images) ? message.images : []) {
-          const url = isRecord(entry) && isRecord(entry.image_url) ? entry.image_url.url : null;
-          const bytes = dataUrlBytes(url);
-          if (!bytes) throw malformed(context, "an image that is not a base64 data URL (links are not fetched)");
-          images.push(await describeImage(bytes, "OpenRouter"));
+    generate: (request) =>
+      withCallSignal(request, async (signal) => {
+        const started = performance.now();
+        const context: ErrorContext = {
+          provider: "OpenRouter",
+          model: request.model,
+          apiKey: options.apiKey,
+          signal,
+          codes: { modelNotFound: ["model_not_found"] },
+        };
+        const warnings: string[] = [];
+        const imageConfig: Record<string, unknown> = {};
+        if (request.size) imageConfig.aspect_ratio = aspectRatioOf(request.size);
+        const extra: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(request.providerOptions ?? {})) {
+          if (imageConfigKeys.has(key)) imageConfig[key] = value;
+          else if (key === "model" || key === "messages")
+            warnings.push(`provider_options.${key} is ignored: the job's own ${key === "model" ? "model" : "prompt"} is sent.`);
+          else extra[key] = value;
         }
-      }
-      if (images.length === 0) {
-        if (finishReasons.includes("content_filter")) {
+        if (request.n !== undefined && request.n !== null && request.n !== 1) {
           throw new ImageProviderError({
-            kind: "content_policy",
-            statusCode: answer.status,
-            message: "OpenRouter's model stopped without an image (content_filter).",
+            kind: "option_rejected",
+            message: `OpenRouter's image models make one answer per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
           });
         }
-        throw malformed(
-          context,
-          `an answer with no image (finish reason ${finishReasons.join(", ") || "none"}): is ${request.model} a model with image output?`,
-        );
-      }
-      if (request.outputFormat && images.some((image) => image.mediaType !== `image/${request.outputFormat}`)) {
-        warnings.push(
-          `OpenRouter's models choose the image format: output_format ${request.outputFormat} was asked, ${images[0].mediaType} came back.`,
-        );
-      }
-      const usage = isRecord(response.usage) ? response.usage : null;
-      const cost = usage?.cost;
-      return {
-        images,
-        warnings,
-        receipt: {
-          provider: "openrouter",
+        if (request.quality) warnings.push(`OpenRouter has no quality setting for images: quality "${request.quality}" was not sent.`);
+        if (request.background)
+          warnings.push(`OpenRouter has no background setting for images: background "${request.background}" was not sent.`);
+        const body: Record<string, unknown> = {
           model: request.model,
-          endpoint,
-          request: body,
-          response: {
-            id: response.id ?? null,
-            created: response.created ?? null,
-            model: response.model ?? null,
-            provider: response.provider ?? null,
-            finish_reasons: finishReasons,
-            ...(texts.length > 0 ? { text: texts.join("\n") } : {}),
+          messages: [{ role: "user", content: request.prompt }],
+          modalities: ["image", "text"],
+          ...(Object.keys(imageConfig).length > 0 ? { image_config: imageConfig } : {}),
+          ...definedFields({ seed: request.seed }),
+          ...extra,
+        };
+        const answer = await sendImageRequest({
+          url: endpoint,
+          method: "POST",
+          body,
+          headers: { ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), "X-Title": "Parallaxr" },
+          fetch,
+          signal,
+          context,
+          isContentPolicy: (errorBody) =>
+            isRecord(errorBody) &&
+            isRecord(errorBody.error) &&
+            isRecord(errorBody.error.metadata) &&
+            Array.isArray(errorBody.error.metadata.reasons),
+        });
+        const response = answer.body;
+        if (!isRecord(response) || !Array.isArray(response.choices)) throw malformed(context, "an answer without choices");
+        const images: GeneratedImage[] = [];
+        const finishReasons: string[] = [];
+        const texts: string[] = [];
+        for (const choice of response.choices.filter(isRecord)) {
+          if (typeof choice.finish_reason === "string") finishReasons.push(choice.finish_reason);
+          const message = isRecord(choice.message) ? choice.message : {};
+          if (typeof message.content === "string" && message.content !== "") texts.push(message.content);
+          for (const entry of Array.isArray(message.images) ? message.images : []) {
+            const url = isRecord(entry) && isRecord(entry.image_url) ? entry.image_url.url : null;
+            const bytes = dataUrlBytes(url);
+            if (!bytes) throw malformed(context, "an image that is not a base64 data URL (links are not fetched)");
+            images.push(await describeImage(bytes, "OpenRouter"));
+          }
+        }
+        if (images.length === 0) {
+          if (finishReasons.includes("content_filter")) {
+            throw new ImageProviderError({
+              kind: "content_policy",
+              statusCode: answer.status,
+              message: "OpenRouter's model stopped without an image (content_filter).",
+            });
+          }
+          throw malformed(
+            context,
+            `an answer with no image (finish reason ${finishReasons.join(", ") || "none"}): is ${request.model} a model with image output?`,
+          );
+        }
+        if (request.outputFormat && images.some((image) => image.mediaType !== `image/${request.outputFormat}`)) {
+          warnings.push(
+            `OpenRouter's models choose the image format: output_format ${request.outputFormat} was asked, ${images[0].mediaType} came back.`,
+          );
+        }
+        const usage = isRecord(response.usage) ? response.usage : null;
+        const cost = usage?.cost;
+        return {
+          images,
+          warnings,
+          receipt: {
+            provider: "openrouter",
+            model: request.model,
+            endpoint,
+            request: body,
+            response: {
+              id: response.id ?? null,
+              created: response.created ?? null,
+              model: response.model ?? null,
+              provider: response.provider ?? null,
+              finish_reasons: finishReasons,
+              ...(texts.length > 0 ? { text: texts.join("\n") } : {}),
+            },
+            usage,
+            costUsd: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
+            latencyMs: Math.round(performance.now() - started),
           },
-          usage,
-          costUsd: typeof cost === "number" && Number.isFinite(cost) ? cost : null,
-          latencyMs: Math.round(performance.now() - started),
-        },
-      };
-    },
+        };
+      }),
 
     async listModels(): Promise<ModelInfo[]> {
       return ["google/gemini-2.5-flash-image", "openai/gpt-5-image-mini"].map((model) => ({ provider: "openrouter", model, label: model }));
