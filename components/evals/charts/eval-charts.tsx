@@ -36,7 +36,7 @@ export function EvalCharts({ detail }: { detail: EvalDetail }) {
       {metrics.length > 0 && (
         <div className="flex items-center gap-2 text-sm">
           <label htmlFor={selectId} className="text-zinc-700">
-            Chart
+            Charts show
           </label>
           <select
             id={selectId}

@@ -145,7 +145,14 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
           );
         })}
         {unpriced > 0 && (
-          <text x={width - margin.right} y={margin.top + 12} textAnchor="end" fill={MUTED_INK} data-part="unpriced">
+          <text
+            x={width - margin.right}
+            y={plotBottom + margin.bottom + legendRowHeight / 2}
+            dy="0.32em"
+            textAnchor="end"
+            fill={MUTED_INK}
+            data-part="unpriced"
+          >
             {unpriced === 1 ? "1 run without a known price is not drawn" : `${unpriced} runs without a known price are not drawn`}
           </text>
         )}
@@ -161,31 +168,34 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
           );
         })}
       </svg>
-      <table style={VISUALLY_HIDDEN} data-chart-table="cost-score">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Prompt</th>
-            <th scope="col">Model</th>
-            <th scope="col">Cost</th>
-            <th scope="col">{name}</th>
-            <th scope="col">Standard error</th>
-            <th scope="col">95% interval</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.run_id}>
-              <td>{point.prompt_name}</td>
-              <td>{point.model}</td>
-              <td>{formatChartCost(point.cost_usd)}</td>
-              <td>{format(point.estimate.value)}</td>
-              <td>{format(point.estimate.standard_error)}</td>
-              <td>{`${format(point.interval.low)} to ${format(point.interval.high)}`}</td>
+      {/* A wrapper, not the table, is hidden: a table grows to its cells whatever its width says. */}
+      <div style={VISUALLY_HIDDEN}>
+        <table data-chart-table="cost-score">
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Prompt</th>
+              <th scope="col">Model</th>
+              <th scope="col">Cost</th>
+              <th scope="col">{name}</th>
+              <th scope="col">Standard error</th>
+              <th scope="col">95% interval</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.run_id}>
+                <td>{point.prompt_name}</td>
+                <td>{point.model}</td>
+                <td>{formatChartCost(point.cost_usd)}</td>
+                <td>{format(point.estimate.value)}</td>
+                <td>{format(point.estimate.standard_error)}</td>
+                <td>{`${format(point.interval.low)} to ${format(point.interval.high)}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

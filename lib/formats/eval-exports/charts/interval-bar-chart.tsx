@@ -109,33 +109,36 @@ export function IntervalBarChart({ points, measure, title }: IntervalBarChartPro
           );
         })}
       </svg>
-      <table style={VISUALLY_HIDDEN} data-chart-table="interval-bars">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Prompt</th>
-            <th scope="col">Model</th>
-            <th scope="col">{name}</th>
-            <th scope="col">Standard error</th>
-            <th scope="col">95% interval</th>
-            <th scope="col">Results</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => (
-            <tr key={point.run_id}>
-              <td>{point.prompt_name}</td>
-              <td>{point.model}</td>
-              <td>{format(point.estimate.value)}</td>
-              <td>{format(point.estimate.standard_error)}</td>
-              <td>{`${format(point.interval.low)} to ${format(point.interval.high)}`}</td>
-              <td>
-                {point.results === point.cases ? `${point.cases} test cases` : `${point.results} results over ${point.cases} test cases`}
-              </td>
+      {/* A wrapper, not the table, is hidden: a table grows to its cells whatever its width says. */}
+      <div style={VISUALLY_HIDDEN}>
+        <table data-chart-table="interval-bars">
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Prompt</th>
+              <th scope="col">Model</th>
+              <th scope="col">{name}</th>
+              <th scope="col">Standard error</th>
+              <th scope="col">95% interval</th>
+              <th scope="col">Results</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((point) => (
+              <tr key={point.run_id}>
+                <td>{point.prompt_name}</td>
+                <td>{point.model}</td>
+                <td>{format(point.estimate.value)}</td>
+                <td>{format(point.estimate.standard_error)}</td>
+                <td>{`${format(point.interval.low)} to ${format(point.interval.high)}`}</td>
+                <td>
+                  {point.results === point.cases ? `${point.cases} test cases` : `${point.results} results over ${point.cases} test cases`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

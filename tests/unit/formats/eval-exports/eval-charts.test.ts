@@ -116,7 +116,8 @@ describe("pass rate per prompt x model with 95% error bars", () => {
       ["summarizer_v1", "mock/fast", "75.0%", "21.7%", "30.1% to 95.4%", "4 test cases"],
       ["summarizer_v2", "mock/fast", "25.0%", "21.7%", "4.6% to 69.9%", "4 test cases"],
     ]);
-    expect(findAll(root, "table")[0].attributes.style).toContain("position:absolute");
+    expect(findAll(root, "div")[0].attributes.style).toContain("position:absolute");
+    expect(findAll(findAll(root, "div")[0], "table")).toHaveLength(1);
   });
 
   it("clusters the error by test case when cases ran several trials", () => {
