@@ -56,7 +56,7 @@ export function EvalCharts({ detail }: { detail: EvalDetail }) {
       {charts.map((chart) => (
         <figure
           key={chart.id}
-          className="relative m-0 overflow-x-auto rounded-lg border border-zinc-200 bg-white p-3"
+          className="relative m-0 rounded-lg border border-zinc-200 bg-white p-3 [&_svg]:h-auto [&_svg]:max-w-full"
           data-chart-figure={chart.id}
         >
           <figcaption className="mb-2 text-sm font-medium text-zinc-800">{chart.title}</figcaption>

@@ -27,7 +27,13 @@ export function EvalComparison({ detail }: { detail: EvalDetail }) {
         <article key={text.heading} className="flex flex-col gap-2" data-comparison={text.heading}>
           <h3 className="text-base font-semibold text-zinc-900">{text.heading}</h3>
           <p className="text-sm text-zinc-600">{text.pairedOn}</p>
-          <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+          {/* Focusable, so that a keyboard can scroll a table wider than the screen. */}
+          <div
+            className="overflow-x-auto rounded-lg border border-zinc-200 bg-white"
+            role="region"
+            aria-label={`Paired comparison table: ${text.heading}`}
+            tabIndex={0}
+          >
             <table className="w-full border-collapse text-left text-[13px]">
               <caption className="sr-only">{`Paired comparison: ${text.heading}`}</caption>
               <thead className="bg-zinc-50 text-zinc-700">

@@ -63,11 +63,11 @@ export function metricNamesOf(runs: readonly EvalRun[]): string[] {
   return [...names];
 }
 
-/** Each run's column name: the prompt when the models agree, the model when the prompts do, else both. */
+/** Each run's name, as comparison.md names its columns: the prompt when the models agree, the model when the prompts do, else both. */
 export function runLabels(runs: readonly Pick<EvalRun, "prompt_name" | "model" | "run_id">[]): string[] {
   const oneModel = new Set(runs.map((run) => run.model)).size === 1;
   const onePrompt = new Set(runs.map((run) => run.prompt_name)).size === 1;
-  const labels = runs.map((run) => (oneModel ? run.prompt_name : onePrompt ? run.model : `${run.prompt_name} on ${run.model}`));
+  const labels = runs.map((run) => (oneModel ? run.prompt_name : onePrompt ? run.model : `${run.prompt_name} (${run.model})`));
   // Two runs of the same prompt and model are told apart by their run ids.
   return labels.map((label, index) => (labels.indexOf(label) !== labels.lastIndexOf(label) ? `${label} [${runs[index].run_id}]` : label));
 }

@@ -222,6 +222,21 @@ describe("cost against pass rate per model", () => {
   });
 });
 
+describe("an eval still running", () => {
+  it("draws a run without results as n/a, with no NaN in the markup", () => {
+    const runs = [runOf("aaaaaaaa", "v1", "m", single(true, false)), { ...runOf("bbbbbbbb", "v2", "m", []), cost_usd: null }];
+    for (const chart of evalChartSet(runs)) {
+      const markup = renderToStaticMarkup(chart.element);
+      expect(markup).not.toContain("NaN");
+      const root = parse(markup);
+      expect(tableRows(root)[1]).toContain("n/a");
+    }
+    const bars = parse(renderToStaticMarkup(evalChartSet(runs)[0].element));
+    expect(number(findAll(byAttribute(bars, "g", "data-run", "bbbbbbbb"), "rect")[0], "width")).toBe(0);
+    expect(findAll(byAttribute(bars, "g", "data-run", "bbbbbbbb"), "line")).toEqual([]);
+  });
+});
+
 describe("the charts in the HTML report", () => {
   const hostile = "<script>alert(\"x\")</script> & 'q'";
   const runs = [
