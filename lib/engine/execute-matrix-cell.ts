@@ -123,9 +123,7 @@ export async function executeMatrixCell(
       ...base,
       status: "error",
       latencyMs,
-      outputRaw: "",
-      tokensIn: 0,
-      tokensOut: 0,
+      // No tokens: the provider counted none, and a failed eval is not an unpriced one.
       errorCode: error.code,
       errorMessage: error.message,
     };

@@ -6,6 +6,8 @@ import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-r
 import { listMatrixCells, type MatrixCell } from "@/lib/db/matrix/list-matrix-cells";
 import { createMatrix as createMatrixRun, dryRunMatrix, toMatrixSummary } from "@/lib/engine/create-matrix";
 import { NotFoundError } from "@/lib/engine/errors";
+import type { MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import { batchSummary, batchSummaryJson, type BatchSummaryDocument } from "@/lib/formats/matrix/summary-json";
 import type { RunLimits } from "@/lib/engine/run-limits";
 
 /** Creates a matrix run of userId's, or with dryRun answers its plan and stores nothing. */
@@ -63,4 +65,76 @@ function toEval(stored: StoredMatrixRun, cell: MatrixCell): MatrixEval {
     costUsd: cell.costUsd,
     durationSeconds: cell.latencyMs === null ? null : cell.latencyMs / 1000,
   };
+}
+
+/** Whether a cell is done: it will not be called again. */
+function finished(cell: MatrixCell): boolean {
+  return cell.status !== "queued" && cell.status !== "running";
+}
+
+/** Every finished eval of a matrix as its files are written from it, in the plan's order. */
+export function matrixRecords(stored: StoredMatrixRun, cells: readonly MatrixCell[]): MatrixRunRecord[] {
+  const { plan } = stored;
+  return cells.filter(finished).map((cell) => {
+    const failed = toEval(stored, cell).error;
+    const startedAt = new Date(cell.startedAt ?? cell.finishedAt ?? plan.timestamp);
+    const model = plan.models[cell.columnIndex];
+    const prompt = plan.prompts[cell.variant];
+    const input = plan.inputs[cell.rowIndex];
+    return {
+      runId: runId({ startedAt, promptVersion: prompt.version, model: model.name, inputId: input.id }),
+      batchId: plan.batchId,
+      timestamp: startedAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      prompt: { version: prompt.version, name: prompt.name },
+      model: { name: model.name, provider: model.provider, model: model.model, label: model.label },
+      input: { id: input.id, title: input.title },
+      output: failed === null ? (cell.outputRaw ?? "") : null,
+      tokens: { input: cell.tokensIn, output: cell.tokensOut },
+      costUsd: cell.costUsd,
+      durationSeconds: cell.latencyMs === null ? null : cell.latencyMs / 1000,
+      error: failed,
+    };
+  });
+}
+
+/** The batch's wall-clock seconds: from its start to its end, or to its last finished eval while it runs. */
+function batchSeconds(stored: StoredMatrixRun, cells: readonly MatrixCell[]): number {
+  const start = Date.parse(stored.plan.timestamp);
+  const ends = cells.map((cell) => (cell.finishedAt ? Date.parse(cell.finishedAt) : 0));
+  const end = stored.finishedAt ? Date.parse(stored.finishedAt) : Math.max(start, ...ends);
+  return Math.max(0, end - start) / 1000;
+}
+
+function summaryOf(stored: StoredMatrixRun, cells: readonly MatrixCell[]): BatchSummaryDocument {
+  const { plan } = stored;
+  return batchSummary({
+    batchId: plan.batchId,
+    timestamp: plan.timestamp,
+    config: {
+      prompts: plan.prompts.map((prompt) => prompt.version),
+      models: plan.models.map((model) => model.name),
+      inputs: plan.inputs.map((input) => input.id),
+    },
+    runs: matrixRecords(stored, cells),
+    durationSeconds: batchSeconds(stored, cells),
+  });
+}
+
+/** A file of a matrix's batch folder. */
+export interface MatrixFile {
+  filename: string;
+  text: string;
+  contentType: string;
+}
+
+/**
+ * batches/{batch_id}/summary.json of a matrix of userId's: the spec's schema (inputs under
+ * config.transcripts) with errors and the unpriced runs, of the evals finished so far.
+ */
+export async function matrixSummaryFile(
+  deps: { db: Database },
+  { userId, matrixId }: { userId: string; matrixId: string },
+): Promise<MatrixFile> {
+  const { stored, cells } = await loadMatrix(deps.db, { userId, matrixId });
+  return { filename: "summary.json", text: batchSummaryJson(summaryOf(stored, cells)), contentType: "application/json; charset=utf-8" };
 }

@@ -9,7 +9,7 @@ import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { createMatrix, getMatrix } from "@/lib/services/matrix";
+import { createMatrix, getMatrix, matrixSummaryFile } from "@/lib/services/matrix";
 import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 import { readJsonFixture, TEST_API_KEY } from "../helpers/vendor-server";
 
@@ -194,17 +194,49 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
     it("keeps at most 3 calls in flight by default, measured at the vendor's server", async (context) => {
       if (!test) return context.skip();
       groq.reset();
-      const detail = await runToEnd(test.db, userA, { models: ["llama-3.3-70b", "mixtral"] });
+      const detail = await runToEnd(test.db, userA, { models: ["llama-3.3-70b", "llama-3.1-8b"] });
       expect(groq.calls).toHaveLength(8);
       expect(groq.maxInFlight).toBe(3);
       expect(detail.evals.every((one) => one.status === "ok")).toBe(true);
       // The alias table: the spec's short names are Groq's full ids on the wire.
-      expect(new Set(groq.calls.map((call) => call.model))).toEqual(new Set(["llama-3.3-70b-versatile", "mixtral-8x7b-32768"]));
+      expect(new Set(groq.calls.map((call) => call.model))).toEqual(new Set(["llama-3.3-70b-versatile", "llama-3.1-8b-instant"]));
       // A YAML prompt's system text is sent as the system message.
       expect(groq.calls.filter((call) => call.system === "Be brief.")).toHaveLength(4);
       const llama = detail.evals.find((one) => one.model === "llama-3.3-70b")!;
       expect(llama).toMatchObject({ tokensInput: 1000, tokensOutput: 100 });
       expect(llama.costUsd).toBeGreaterThan(0);
+
+      // summary.json: the spec's keys in its order, and totals that add up.
+      const file = await matrixSummaryFile({ db: test.db }, { userId: userA, matrixId: detail.matrix.id });
+      const summary = JSON.parse(file.text);
+      expect(Object.keys(summary).slice(0, 11)).toEqual([
+        "batch_id",
+        "timestamp",
+        "total_runs",
+        "successful_runs",
+        "failed_runs",
+        "total_tokens_input",
+        "total_tokens_output",
+        "total_cost_usd",
+        "duration_seconds",
+        "config",
+        "runs",
+      ]);
+      expect(summary).toMatchObject({
+        batch_id: detail.matrix.batchId,
+        total_runs: 8,
+        successful_runs: 8,
+        failed_runs: 0,
+        total_tokens_input: 8000,
+        total_tokens_output: 800,
+        config: { prompts: ["v1", "v2"], models: ["llama-3.3-70b", "llama-3.1-8b"], transcripts: ["tech-talk-01", "interview-02"] },
+        errors: [],
+        unpriced_runs: 0,
+      });
+      const costs = detail.evals.reduce((total, one) => total + one.costUsd!, 0);
+      expect(summary.total_cost_usd).toBeCloseTo(costs, 6);
+      expect(summary.duration_seconds).toBeGreaterThan(0);
+      expect(summary.runs).toEqual(detail.evals.map((one) => one.runId));
     });
 
     it("records an unpriced model's cost as null and a failed call's error, and goes on", async (context) => {
@@ -221,6 +253,12 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(unpriced).toMatchObject({ status: "ok", costUsd: null, tokensInput: 1000 });
       expect(broken.status).toBe("error");
       expect(broken.error).toContain("broken-model is not available");
+
+      // The failed eval's error is in the summary's errors; the unpriced run counted, its cost unknown, not $0.
+      const summary = JSON.parse((await matrixSummaryFile({ db: test.db }, { userId: userA, matrixId: detail.matrix.id })).text);
+      expect(summary).toMatchObject({ total_runs: 2, successful_runs: 1, failed_runs: 1, total_cost_usd: null, unpriced_runs: 1 });
+      expect(summary.unpriced_models).toEqual(["groq/unpriced-model"]);
+      expect(summary.errors).toEqual([{ run_id: broken.runId, message: broken.error }]);
     });
 
     it("runs only the subset asked for, and names an unknown one", async (context) => {
