@@ -148,11 +148,18 @@ describe("FLUX adapter (Black Forest Labs: submit, poll, download over HTTP)", (
   });
 
   it("ends polling that never reaches Ready at the call's timeout", async () => {
-    api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
-    poller.route("GET /v1/get_result", { body: readJsonFixture("image-flux", "poll-pending.json") });
-    const error = await providerErrorOf(provider().generate(job({ timeoutMs: 300 })));
-    expect(imageErrorKind(error)).toBe("timeout");
-    expect(poller.requests.length).toBeGreaterThan(3);
+    // A polling host of its own: a poll still on its way when the time runs out must not reach
+    // the next test's scripted answers.
+    const slow = await startVendorServer();
+    try {
+      api.enqueue(submitAnswer(`${slow.origin}/v1/get_result?id=abc`));
+      slow.route("GET /v1/get_result", { body: readJsonFixture("image-flux", "poll-pending.json") });
+      const error = await providerErrorOf(provider().generate(job({ timeoutMs: 300 })));
+      expect(imageErrorKind(error)).toBe("timeout");
+      expect(slow.requests.length).toBeGreaterThan(3);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("refuses a result larger than the download limit, cutting it off", async () => {
