@@ -8,7 +8,7 @@ import { formatChartValue, measureName } from "@/lib/formats/eval-exports/charts
 /** The chart's fixed geometry, in SVG units: no measuring, so the server draws what the page does. */
 export const INTERVAL_BAR_CHART = {
   width: 640,
-  margin: { top: 12, right: 96, bottom: 48, left: 208 },
+  margin: { top: 28, right: 96, bottom: 48, left: 208 },
   rowHeight: 36,
   barHeight: 20,
   capHeight: 12,
@@ -73,6 +73,12 @@ export function IntervalBarChart({ points, measure, title }: IntervalBarChartPro
           </Group>
         ))}
         <Line from={{ x: margin.left, y: plotBottom }} to={{ x: width - margin.right, y: plotBottom }} stroke={MUTED_INK} strokeWidth={1} />
+        <text x={margin.left - 8} y={margin.top - 10} textAnchor="end" fill={INK} fontWeight={600} data-part="row-axis-label">
+          {rowAxisName(points)}
+        </text>
+        <text x={width - 4} y={margin.top - 10} textAnchor="end" fill={INK} fontWeight={600} data-part="value-axis-label">
+          {name}
+        </text>
         <text x={(margin.left + width - margin.right) / 2} y={height - 8} textAnchor="middle" fill={INK} data-part="axis-label">
           {`${name} (bars), 95% interval (whiskers)`}
         </text>
@@ -141,4 +147,12 @@ export function IntervalBarChart({ points, measure, title }: IntervalBarChartPro
       </div>
     </>
   );
+}
+
+/** What the row labels name, as runLabels (chart-data.ts) makes them. */
+function rowAxisName(points: readonly RunPoint[]): string {
+  const models = new Set(points.map((point) => point.model)).size;
+  const prompts = new Set(points.map((point) => point.prompt_name)).size;
+  if (models > 1) return prompts > 1 ? "Prompt (model)" : "Model";
+  return "Prompt";
 }

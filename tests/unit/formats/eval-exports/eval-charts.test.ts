@@ -73,7 +73,7 @@ describe("pass rate per prompt x model with 95% error bars", () => {
   const points = runPoints(runs);
   const markup = renderToStaticMarkup(createElement(IntervalBarChart, { points, measure: { kind: "pass_rate" }, title: "Pass rate" }));
   const root = parse(markup);
-  // Geometry: x from 0 at 208 to 1 at 544 (640 - 96), rows of 36 from y = 12, bars 20 high, caps 12.
+  // Geometry: x from 0 at 208 to 1 at 544 (640 - 96), rows of 36 from y = 28, bars 20 high, caps 12.
   const x = (value: number) => 208 + value * 336;
 
   it("draws each bar from 0 to the pass rate, in its row", () => {
@@ -81,11 +81,11 @@ describe("pass rate per prompt x model with 95% error bars", () => {
     const bar = findAll(first, "rect")[0];
     expect(number(bar, "x")).toBe(208);
     expect(number(bar, "width")).toBeCloseTo(0.75 * 336, 6);
-    expect(number(bar, "y")).toBe(20);
+    expect(number(bar, "y")).toBe(36);
     expect(number(bar, "height")).toBe(20);
     const second = findAll(byAttribute(root, "g", "data-run", "bbbbbbbb"), "rect")[0];
     expect(number(second, "width")).toBeCloseTo(0.25 * 336, 6);
-    expect(number(second, "y")).toBe(56);
+    expect(number(second, "y")).toBe(72);
   });
 
   it("puts the error bar's ends at Wilson's interval", () => {
@@ -95,9 +95,9 @@ describe("pass rate per prompt x model with 95% error bars", () => {
     const whisker = byAttribute(first, "line", "data-part", "whisker");
     expect(number(low, "x1")).toBeCloseTo(x(WILSON_3_OF_4.low), 3);
     expect(number(low, "x2")).toBeCloseTo(x(WILSON_3_OF_4.low), 3);
-    expect([number(low, "y1"), number(low, "y2")]).toEqual([24, 36]);
+    expect([number(low, "y1"), number(low, "y2")]).toEqual([40, 52]);
     expect(number(high, "x1")).toBeCloseTo(x(WILSON_3_OF_4.high), 3);
-    expect([number(whisker, "x1"), number(whisker, "y1"), number(whisker, "y2")]).toEqual([number(low, "x1"), 30, 30]);
+    expect([number(whisker, "x1"), number(whisker, "y1"), number(whisker, "y2")]).toEqual([number(low, "x1"), 46, 46]);
     expect(number(whisker, "x2")).toBeCloseTo(x(WILSON_3_OF_4.high), 3);
     const second = byAttribute(root, "g", "data-run", "bbbbbbbb");
     expect(number(byAttribute(second, "line", "data-part", "low-cap"), "x1")).toBeCloseTo(x(WILSON_1_OF_4.low), 3);
@@ -106,11 +106,14 @@ describe("pass rate per prompt x model with 95% error bars", () => {
 
   it("is an image with a summary, and has the numbers in a table", () => {
     const svg = findAll(root, "svg")[0];
-    expect(svg.attributes).toMatchObject({ role: "img", width: "640", height: String(12 + 2 * 36 + 48) });
+    expect(svg.attributes).toMatchObject({ role: "img", width: "640", height: String(28 + 2 * 36 + 48) });
     expect(svg.attributes["aria-label"]).toBe(
       "Pass rate. summarizer_v1: 75.0%, 95% interval 30.1% to 95.4%; summarizer_v2: 25.0%, 95% interval 4.6% to 69.9%.",
     );
     expect(textOf(findAll(svg, "title")[0])).toBe("Pass rate");
+    expect(textOf(byAttribute(svg, "text", "data-part", "row-axis-label"))).toBe("Prompt");
+    expect(textOf(byAttribute(svg, "text", "data-part", "value-axis-label"))).toBe("Pass rate");
+    expect(textOf(byAttribute(svg, "text", "data-part", "axis-label"))).toBe("Pass rate (bars), 95% interval (whiskers)");
     // Standard errors sqrt(p(1 - p) / n): sqrt(0.75 x 0.25 / 4) = 21.7%.
     expect(tableRows(root)).toEqual([
       ["summarizer_v1", "mock/fast", "75.0%", "21.7%", "30.1% to 95.4%", "4 test cases"],
