@@ -248,8 +248,11 @@ describe("the charts in the HTML report", () => {
   ];
 
   it("renders statically exactly what react-dom/server renders", () => {
-    for (const chart of evalChartSet(runs)) {
-      expect(staticMarkup(chart.element).replaceAll("&#39;", "&#x27;")).toBe(renderToStaticMarkup(chart.element));
+    const withUnpriced = [...runs, runOf("cccccccc", "v3", "other/model", single(true, true), null)];
+    for (const measure of [{ kind: "pass_rate" } as const, { kind: "metric", metric: "contains" } as const]) {
+      for (const chart of evalChartSet(withUnpriced, measure)) {
+        expect(staticMarkup(chart.element).replaceAll("&#39;", "&#x27;")).toBe(renderToStaticMarkup(chart.element));
+      }
     }
   });
 
