@@ -34,7 +34,8 @@ const EXIT_CODES = `
 Exit codes: 0 the eval ran and its files were written (results may still fail: read them, or
 use --fail-under); 1 the eval failed or was cancelled, a server refused, or the overall pass rate
 is below --fail-under; 2 the command line, the config or a prompt file is wrong (nothing was
-sent); 3 the data folder is held by a process this command cannot reach; 130 interrupted.`;
+sent); 3 the data folder is held by a process this command cannot reach; 130 interrupted (the
+eval is cancelled and nothing is exported).`;
 
 const RUN_HELP = `
 Config: YAML or JSON as specs/eval-config.md writes it (model or models, max_tokens, temperature,

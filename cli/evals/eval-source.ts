@@ -7,6 +7,7 @@ import type { EvalExportFormat } from "@/lib/formats/eval-exports/export-file-na
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { findEvalBaseline } from "@/lib/services/eval-baseline";
+import { changeRunStatus } from "@/lib/services/runs";
 import { createEval, evalComparison, evalExport, getEval, type EvalFile } from "@/lib/services/evals";
 import { CliError, exitCodes } from "../cli-error";
 import { callServer, type DataTarget } from "../data-target";
@@ -23,6 +24,8 @@ export interface EvalSource {
   exportFile(evalId: string, format: EvalExportFormat, run: string | null): Promise<EvalFile>;
   comparison(evalId: string): Promise<EvalFile>;
   baseline(runId: string): Promise<EvalBaseline>;
+  /** Cancels the eval's cells that have not run (Ctrl-C): nothing is called for it afterwards. */
+  cancel(evalId: string): Promise<void>;
   /** How often following the eval reads it again, in milliseconds. */
   readonly pollMs: number;
   close(): Promise<void>;
@@ -64,6 +67,9 @@ export async function openEvalSource(
     exportFile: (evalId, format, run) => evalExport({ db }, { userId, evalId, format, run }),
     comparison: (evalId) => evalComparison({ db }, { userId, evalId }),
     baseline: (runId) => findEvalBaseline({ db }, { userId, runId }),
+    cancel: async (evalId) => {
+      await changeRunStatus({ db }, { userId, runId: evalId, action: "cancel" });
+    },
     pollMs: 50,
     close: async () => {
       await worker.stop({ graceMs: 2_000 });
@@ -91,6 +97,9 @@ function serverSource(
       serverFile(target, `/api/v1/evals/${evalId}/export/${format}${run === null ? "" : `?run=${encodeURIComponent(run)}`}`),
     comparison: (evalId) => serverFile(target, `/api/v1/evals/${evalId}/comparison.md`),
     baseline: (runId) => callServer<EvalBaseline>(target, `/api/v1/evals/runs/${encodeURIComponent(runId)}`),
+    cancel: async (evalId) => {
+      await callServer(target, `/api/v1/runs/${evalId}/cancel`, { method: "POST" });
+    },
     pollMs: 200,
     close: async () => {},
   };

@@ -120,8 +120,15 @@ async function follow(source: EvalSource, evalId: string, total: number, reporte
       reporter.progress(seen.size, total, passed);
       if (finishedStatuses.has(detail.eval.status)) return detail;
       if (interrupted) {
+        // Cancelled, so that no worker (the app's, later) goes on calling models for it.
+        let cancelled = "cancelled";
+        try {
+          await source.cancel(evalId);
+        } catch (error) {
+          cancelled = `not cancelled (${(error as Error).message})`;
+        }
         throw new CliError(
-          `Interrupted: ${seen.size} of ${total} results had finished; nothing was exported. The eval ${evalId} stays in the app's history.`,
+          `Interrupted: ${seen.size} of ${total} results had finished; nothing was exported. The eval ${evalId} was ${cancelled}; what finished stays in the app's history.`,
           exitCodes.interrupted,
         );
       }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,9 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localUserId } from "@/lib/auth/local-user";
 import { openDatabase } from "@/lib/db/open-database";
 import { CsvRecordReader } from "@/lib/formats/parse-csv";
-import { evalComparison, evalExport } from "@/lib/services/evals";
+import { evalComparison, evalExport, getEval } from "@/lib/services/evals";
 import { markdownTableAfter } from "../unit/formats/eval-exports/fixtures";
 import { findAll, parseXml, textOf } from "../unit/formats/eval-exports/xml-tree";
+import { waitFor } from "../helpers/databases";
 import { readJsonFixture, startVendorServer, TEST_API_KEY, type VendorServer } from "../helpers/vendor-server";
 
 // `parallaxr eval` and `prompt-eval` as a user meets them (issue 12): subprocesses started in a
@@ -26,6 +27,10 @@ let anthropic: VendorServer;
 type Result = { code: number; stdout: string; stderr: string };
 
 function command(bin: keyof typeof bins, args: string[]): Promise<Result> {
+  return started(bin, args).done;
+}
+
+function started(bin: keyof typeof bins, args: string[]): { child: ChildProcess; stderr: () => string; done: Promise<Result> } {
   const child = spawn(process.execPath, [bins[bin], ...args], {
     cwd: workDir,
     env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv,
@@ -35,7 +40,8 @@ function command(bin: keyof typeof bins, args: string[]): Promise<Result> {
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr })));
+  const done = new Promise<Result>((resolve) => child.on("exit", (code) => resolve({ code: code ?? -1, stdout, stderr })));
+  return { child, stderr: () => stderr, done };
 }
 const promptEval = (args: string[]) => command("prompt-eval", args);
 const parallaxr = (args: string[]) => command("parallaxr", args);
@@ -290,6 +296,58 @@ describe("prompt-eval and parallaxr eval (subprocesses run from outside the repo
       fileRun.results.map((result: { output: string }) => [result.output, null]),
     );
   }, 180_000);
+
+  it("--concurrency bounds the calls at once (4 by default)", async () => {
+    const starts: number[] = [];
+    anthropic.route("POST /v1/messages", () => {
+      starts.push(Date.now());
+      const message = readJsonFixture("anthropic", "message.json");
+      return { body: message, delayMs: 1_000 };
+    });
+    // The most calls in flight at once: each call lasts from its arrival for the server's 1,000 ms.
+    const peak = () => Math.max(...starts.map((start) => starts.filter((other) => other <= start && other > start - 1_000).length));
+    const one = await promptEval([
+      "run",
+      "configs/eval_summarizer_claude.yaml",
+      "-f",
+      "json",
+      "-o",
+      "slow",
+      "-q",
+      "--no-cache",
+      "--concurrency",
+      "1",
+    ]);
+    expect(one.code).toBe(0);
+    expect(starts).toHaveLength(6);
+    expect(peak()).toBe(1);
+    starts.length = 0;
+    const four = await promptEval(["run", "configs/eval_summarizer_claude.yaml", "-f", "json", "-o", "slow", "-q", "--no-cache"]);
+    expect(four.code).toBe(0);
+    expect(starts).toHaveLength(6);
+    expect(peak()).toBe(4);
+  }, 120_000);
+
+  it("Ctrl-C (SIGINT) while the calls are in flight: exit 130, the eval cancelled, nothing exported", async () => {
+    anthropic.route("POST /v1/messages", { body: readJsonFixture("anthropic", "message.json"), delayMs: 60_000 });
+    const running = started("prompt-eval", ["run", "configs/eval_summarizer_claude.yaml", "-o", "interrupted", "--no-cache"]);
+    await waitFor(() => anthropic.requests.length >= 1, { what: "the first call", timeoutMs: 60_000 });
+    running.child.kill("SIGINT");
+    const result = await running.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/Interrupted: 0 of 6 results had finished; nothing was exported\. The eval [0-9a-f-]{36} was cancelled/);
+    expect(existsSync(path.join(workDir, "interrupted"))).toBe(false);
+    const db = await openDatabase({ dataDir });
+    try {
+      const detail = await getEval({ db }, { userId: localUserId, evalId: evalIdOf(result.stderr) });
+      // A cancelled run is claimed by no worker again: its waiting cells are cancelled, the calls
+      // that were in flight were given up when the command stopped.
+      expect(detail.eval.status).toBe("cancelled");
+      expect(detail.eval.counts).toMatchObject({ ok: 0, warning: 0 });
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 
   it("--tags runs the test cases with any of the tags; a tag no test case has is an error naming the config's tags", async () => {
     const basic = await promptEval(["run", "configs/eval_summarizer.yaml", "-f", "json", "-o", "tags", "--tags", "basic"]);
