@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localUserId } from "@/lib/auth/local-user";
 import { openDatabase } from "@/lib/db/open-database";
@@ -159,6 +160,40 @@ describe("prompt-eval and parallaxr eval (subprocesses run from outside the repo
     ]);
     expect(markdownTableAfter(comparison, "### inline_prompt vs summarizer_v1").rows[0][5]).toBe("**not distinguishable**");
   }, 120_000);
+
+  it("installed with npm install -g, prompt-eval on PATH runs the spec's command line as written", async () => {
+    const prefix = mkdtempSync(path.join(tmpdir(), "parallaxr-eval-prefix-"));
+    try {
+      const env = {
+        PATH: `${path.join(prefix, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
+        HOME: workDir,
+        npm_config_cache: path.join(prefix, ".npm"),
+        npm_config_update_notifier: "false",
+        PARALLAXR_DATA_DIR: dataDir,
+      } as unknown as NodeJS.ProcessEnv;
+      await promisify(execFile)("npm", ["install", "--global", root, "--prefix", prefix, "--no-audit", "--no-fund", "--offline"], {
+        cwd: workDir,
+        env,
+        timeout: 120_000,
+      });
+      const { stdout } = await promisify(execFile)(
+        "prompt-eval",
+        ["run", "configs/eval_summarizer.yaml", "-f", "json", "-o", "installed"],
+        {
+          cwd: workDir,
+          env,
+          timeout: 120_000,
+        },
+      );
+      expect(exported(stdout)).toEqual([
+        expect.stringMatching(/^installed\/summarizer_v1_[0-9a-f]{8}_\d{8}_\d{6}\.json$/),
+        expect.stringMatching(/^installed\/inline_prompt_[0-9a-f]{8}_\d{8}_\d{6}\.json$/),
+        "installed/comparison.md",
+      ]);
+    } finally {
+      rmSync(prefix, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   it("parallaxr eval run writes the spec's four formats by default, byte for byte the API's downloads, each parsed back; -v prints each result", async () => {
     const result = await parallaxr(["eval", "run", "configs/eval_summarizer.yaml", "-v"]);
