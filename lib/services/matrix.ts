@@ -1,12 +1,17 @@
 import type { CreateMatrixInput, CreateMatrixOutput, MatrixDetail, MatrixEval } from "@/lib/api/matrix";
-import { runId } from "@/lib/core/matrix/ids";
+import { zipSync, strToU8 } from "fflate";
+import { batchTimestampOf, runId } from "@/lib/core/matrix/ids";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-run";
 import { listMatrixCells, type MatrixCell } from "@/lib/db/matrix/list-matrix-cells";
 import { createMatrix as createMatrixRun, dryRunMatrix, toMatrixSummary } from "@/lib/engine/create-matrix";
-import { NotFoundError } from "@/lib/engine/errors";
+import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
+import { comparisonGroups, type ComparisonGroup } from "@/lib/formats/matrix/comparison-groups";
+import { COMPARISON_FILE_NAME, comparisonMarkdown } from "@/lib/formats/matrix/comparison-markdown";
+import { comparisonIndexEntry, indexMarkdown } from "@/lib/formats/matrix/index-markdown";
 import type { MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import { runFileJson, runFileName } from "@/lib/formats/matrix/run-file";
 import { batchSummary, batchSummaryJson, type BatchSummaryDocument } from "@/lib/formats/matrix/summary-json";
 import type { RunLimits } from "@/lib/engine/run-limits";
 
@@ -34,7 +39,12 @@ export async function getMatrix(
   { userId, matrixId }: { userId: string; matrixId: string },
 ): Promise<MatrixDetail> {
   const { stored, cells } = await loadMatrix(db, { userId, matrixId });
-  return { matrix: toMatrixSummary(stored), evals: cells.map((cell) => toEval(stored, cell)), comparisons: [] };
+  const comparisons = comparisonsOf(stored, matrixRecords(stored, cells)).map((group) => group.folder);
+  return {
+    matrix: toMatrixSummary(stored),
+    evals: cells.map((cell) => toEval(stored, cell)),
+    comparisons: comparisons.length > 0 ? [INDEX_NAME, ...comparisons] : [],
+  };
 }
 
 /** The spec's run id of one eval, once it started (the id carries its start time). */
@@ -137,4 +147,77 @@ export async function matrixSummaryFile(
 ): Promise<MatrixFile> {
   const { stored, cells } = await loadMatrix(deps.db, { userId, matrixId });
   return { filename: "summary.json", text: batchSummaryJson(summaryOf(stored, cells)), contentType: "application/json; charset=utf-8" };
+}
+
+/** The index's name among a matrix's comparisons (GET .../comparisons/index.md). */
+const INDEX_NAME = "index";
+
+/** The comparisons of a batch's finished evals (none when it was made with comparisons off). */
+function comparisonsOf(stored: StoredMatrixRun, records: readonly MatrixRunRecord[]): ComparisonGroup[] {
+  const { plan } = stored;
+  if (!plan.comparisons) return [];
+  return comparisonGroups({ runs: records, batchTimestamp: batchTimestampOf(plan.batchId)!, timestamp: plan.timestamp });
+}
+
+/** When the index was generated: when the batch finished (so the same batch always gives the same file), else now. */
+function generatedAt(stored: StoredMatrixRun): string {
+  return new Date(stored.finishedAt ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function markdownFile(filename: string, text: string): MatrixFile {
+  return { filename, text, contentType: "text/markdown; charset=utf-8" };
+}
+
+/**
+ * One comparison of a matrix of userId's by its folder's name (`{batch ts}_prompt_{input}_{model}`),
+ * or its index (`index`), in the spec's formats, of the evals finished so far. The name is looked
+ * up among the batch's comparisons, never used as a path: any other name is a 404.
+ */
+export async function matrixComparison(
+  deps: { db: Database },
+  { userId, matrixId, name }: { userId: string; matrixId: string; name: string },
+): Promise<MatrixFile> {
+  const { stored, cells } = await loadMatrix(deps.db, { userId, matrixId });
+  const groups = comparisonsOf(stored, matrixRecords(stored, cells));
+  if (!stored.plan.comparisons) {
+    throw new InvalidInputError(
+      `Matrix ${matrixId} was run without comparisons (--no-comparisons); its evals are in GET /api/v1/matrix/${matrixId}.`,
+    );
+  }
+  if (name === INDEX_NAME)
+    return markdownFile("index.md", indexMarkdown({ entries: groups.map(comparisonIndexEntry), generatedAt: generatedAt(stored) }));
+  const group = groups.find((candidate) => candidate.folder === name);
+  if (!group) {
+    throw new NotFoundError(
+      `Matrix ${matrixId} has no comparison ${name}; ${groups.length > 0 ? `GET /api/v1/matrix/${matrixId} lists them` : "it has none yet (a comparison needs two finished evals of one input)"}.`,
+      "name",
+    );
+  }
+  return markdownFile(`${group.folder}.md`, comparisonMarkdown(group));
+}
+
+/**
+ * The batch folder of a matrix of userId's as a zip, laid out as the command writes data/evals:
+ * runs/{run_id}.json, batches/{batch_id}/summary.json, comparisons/{folder}/comparison.md and
+ * comparisons/index.md (whose links resolve inside the zip). Built in memory from the database:
+ * nothing is written to the server's disk. Every entry is dated by the batch, so one batch
+ * always gives the same bytes.
+ */
+export async function matrixZip(
+  deps: { db: Database },
+  { userId, matrixId }: { userId: string; matrixId: string },
+): Promise<{ filename: string; bytes: Uint8Array; contentType: string }> {
+  const { stored, cells } = await loadMatrix(deps.db, { userId, matrixId });
+  const { plan } = stored;
+  const records = matrixRecords(stored, cells);
+  const groups = comparisonsOf(stored, records);
+  const files: Record<string, Uint8Array> = {};
+  for (const record of records) files[`runs/${runFileName(record.runId)}`] = strToU8(runFileJson(record));
+  files[`batches/${plan.batchId}/summary.json`] = strToU8(batchSummaryJson(summaryOf(stored, cells)));
+  if (plan.comparisons) {
+    for (const group of groups) files[`comparisons/${group.folder}/${COMPARISON_FILE_NAME}`] = strToU8(comparisonMarkdown(group));
+    files["comparisons/index.md"] = strToU8(indexMarkdown({ entries: groups.map(comparisonIndexEntry), generatedAt: generatedAt(stored) }));
+  }
+  const bytes = zipSync(files, { level: 6, mtime: new Date(plan.timestamp) });
+  return { filename: `${plan.batchId}.zip`, bytes, contentType: "application/zip" };
 }

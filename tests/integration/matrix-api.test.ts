@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Parser } from "commonmark";
+import { strFromU8, unzipSync } from "fflate";
+import { parse as parseYaml } from "yaml";
+import { GET as getComparisonRoute } from "@/app/api/v1/matrix/[id]/comparisons/[name]/route";
+import { GET as getZipRoute } from "@/app/api/v1/matrix/[id]/download.zip/route";
 import { GET as getMatrixRoute } from "@/app/api/v1/matrix/[id]/route";
+import { GET as getSummaryRoute } from "@/app/api/v1/matrix/[id]/summary.json/route";
 import { POST as postMatrix } from "@/app/api/v1/matrix/route";
 import { createMatrixSchema, type MatrixDetail } from "@/lib/api/matrix";
 import { readAccessConfig } from "@/lib/auth/access-config";
@@ -42,6 +48,11 @@ const BODY = {
 };
 
 const post = (body: unknown) => postMatrix(new Request("http://test/api/v1/matrix", { method: "POST", body: JSON.stringify(body) }));
+const comparison = (id: string, name: string) =>
+  getComparisonRoute(new Request(`http://test/api/v1/matrix/${id}/comparisons/${name}`), { params: Promise.resolve({ id, name }) });
+const zip = (id: string) => getZipRoute(new Request(`http://test/api/v1/matrix/${id}/download.zip`), { params: Promise.resolve({ id }) });
+const summaryOf = (id: string) =>
+  getSummaryRoute(new Request(`http://test/api/v1/matrix/${id}/summary.json`), { params: Promise.resolve({ id }) });
 const get = (id: string) => getMatrixRoute(new Request(`http://test/api/v1/matrix/${id}`), { params: Promise.resolve({ id }) });
 
 async function runToEnd(body: unknown): Promise<MatrixDetail> {
@@ -57,6 +68,8 @@ async function runToEnd(body: unknown): Promise<MatrixDetail> {
   );
 }
 
+let finishedRun: MatrixDetail | null = null;
+
 describe("the matrix API", () => {
   it("creates 8 evals for 2 x 2 x 2 and answers the grid with every output as the model wrote it", async () => {
     const detail = await runToEnd(BODY);
@@ -65,6 +78,103 @@ describe("the matrix API", () => {
     expect(detail.evals).toHaveLength(8);
     // The input's text reaches the model as it is (a script tag included): output is data, shown as text by the page.
     expect(detail.evals[0].output).toContain("<script>alert(1)</script>");
+    finishedRun = detail;
+  });
+
+  it("serves each comparison in the spec's format, front matter and sections, one folder per group", async () => {
+    const detail = finishedRun!;
+    const id = detail.matrix.id;
+    const ts = detail.matrix.batchId.replace(/_matrix$/, "");
+    // 2 inputs x 2 models prompt comparisons, 2 inputs x 2 versions model comparisons: 8 folders, none shared.
+    expect(detail.comparisons[0]).toBe("index");
+    const folders = detail.comparisons.slice(1);
+    expect(folders).toHaveLength(8);
+    expect(new Set(folders).size).toBe(8);
+    expect(folders).toContain(`${ts}_prompt_tech-talk-01_mock-echo`);
+    expect(folders).toContain(`${ts}_model_interview-02_v2`);
+
+    const response = await comparison(id, `${ts}_prompt_tech-talk-01_mock-echo.md`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/markdown");
+    const markdown = await response.text();
+    const [, frontMatter, body] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(markdown)!;
+    expect(parseYaml(frontMatter)).toMatchObject({
+      comparison_type: "prompt_comparison",
+      transcript: "tech-talk-01",
+      model: "mock/echo",
+      prompts_compared: ["v1", "v2"],
+    });
+    const headings: Array<[number, string]> = [];
+    const walker = new Parser().parse(body).walker();
+    for (let event = walker.next(); event; event = walker.next()) {
+      if (event.entering && event.node.type === "heading") headings.push([event.node.level, event.node.firstChild?.literal ?? ""]);
+    }
+    // The title, then a section per version; the outputs (the mock echoes the prompt) keep their own headings as written.
+    expect(headings[0]).toEqual([1, "Prompt Comparison: tech-talk-01"]);
+    expect(headings.filter(([level]) => level === 2)).toEqual([
+      [2, "Version v1"],
+      [2, "Version v2"],
+    ]);
+    expect(body).toContain("**Transcript**: Example Tech Talk");
+    expect(body).toMatch(/\*\*Tokens\*\*: [\d,]+ input \/ [\d,]+ output/);
+
+    const model = await (await comparison(id, `${ts}_model_interview-02_v2.md`)).text();
+    expect(model).toContain("comparison_type: model_comparison");
+    expect(model).toContain("## Model: mock/echo");
+    expect(model).toContain("**Transcript**: interview-02");
+  });
+
+  it("answers 404 for a comparison that is not one and 400 for a name that could leave its folder", async () => {
+    const id = finishedRun!.matrix.id;
+    expect((await comparison(id, "20990101_000000_prompt_x_y.md")).status).toBe(404);
+    for (const name of ["../../etc/passwd.md", "..%2F..%2Fsummary.md", "index.json", ".md", "a/b.md"]) {
+      expect((await comparison(id, name)).status).toBe(400);
+    }
+  });
+
+  it("downloads the batch folder as a zip built from the database, the index's links resolving inside it", async () => {
+    const detail = finishedRun!;
+    const response = await zip(detail.matrix.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    expect(response.headers.get("content-disposition")).toContain(`${detail.matrix.batchId}.zip`);
+    const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    const names = Object.keys(files).sort();
+    const runs = names.filter((name) => name.startsWith("runs/"));
+    expect(runs.sort()).toEqual(detail.evals.map((one) => `runs/${one.runId}.json`).sort());
+    const run = JSON.parse(strFromU8(files[runs[0]]));
+    expect(Object.keys(run)).toEqual([
+      "run_id",
+      "batch_id",
+      "timestamp",
+      "prompt",
+      "model",
+      "input",
+      "output",
+      "tokens",
+      "cost_usd",
+      "duration_seconds",
+      "error",
+    ]);
+    const summary = strFromU8(files[`batches/${detail.matrix.batchId}/summary.json`]);
+    expect(summary).toBe(await (await summaryOf(detail.matrix.id)).text());
+    expect(JSON.parse(summary)).toMatchObject({ total_runs: 8, successful_runs: 8, runs: detail.evals.map((one) => one.runId) });
+
+    const index = strFromU8(files["comparisons/index.md"]);
+    expect(index).toBe(await (await comparison(detail.matrix.id, "index.md")).text());
+    const links = [...index.matchAll(/\]\((\.\/[^)]+)\)/g)].map((match) => match[1]);
+    expect(links).toHaveLength(8);
+    for (const link of links) {
+      const target = `comparisons/${link.replace(/^\.\//, "")}`;
+      expect(names).toContain(target);
+      expect(strFromU8(files[target])).toMatch(/^---\ncomparison_type: (prompt|model)_comparison\n/);
+    }
+    // Every comparison file is linked: nothing in the folder is left out of the index.
+    expect(names.filter((name) => name.endsWith("/comparison.md"))).toHaveLength(8);
+    // The same batch gives the same bytes.
+    const again = new Uint8Array(await (await zip(detail.matrix.id)).arrayBuffer());
+    const first = new Uint8Array(await (await zip(detail.matrix.id)).arrayBuffer());
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
   });
 
   it("answers a dry run with 200 and the plan, and creates nothing", async () => {
