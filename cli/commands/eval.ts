@@ -266,6 +266,7 @@ function resultLine(run: EvalRun, result: EvalResult): string {
 /** Reports to stderr: [INFO] lines unless quiet, [WARNING] always, a line per result with -v, a progress line on a terminal. */
 function consoleReporter({ verbose, quiet, progress }: { verbose: boolean; quiet: boolean; progress: boolean }): EvalReporter {
   let progressShown = false;
+  let lastProgress = "";
   const clearProgress = () => {
     if (progressShown) process.stderr.write("\r\u001b[2K");
     progressShown = false;
@@ -284,7 +285,11 @@ function consoleReporter({ verbose, quiet, progress }: { verbose: boolean; quiet
     },
     progress: (finished, total, passed) => {
       if (!progress || verbose) return;
-      process.stderr.write(`\r\u001b[2K${finished}/${total} results: ${passed} passed, ${finished - passed} not passed`);
+      const line = `${finished}/${total} results: ${passed} passed, ${finished - passed} not passed`;
+      // Written again only when it changed (or after another line), not on every poll.
+      if (progressShown && line === lastProgress) return;
+      process.stderr.write(`\r\u001b[2K${line}`);
+      lastProgress = line;
       progressShown = true;
     },
     done: clearProgress,

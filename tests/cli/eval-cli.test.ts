@@ -267,6 +267,24 @@ describe("prompt-eval and parallaxr eval (subprocesses run from outside the repo
     }
   }, 120_000);
 
+  it("on a terminal, one progress line rewritten in place as results finish (script gives the command a terminal)", async () => {
+    const { stdout } = await promisify(execFile)(
+      "script",
+      ["-qec", `"${process.execPath}" "${bins["prompt-eval"]}" run configs/eval_summarizer.yaml -f json -o tty`, "/dev/null"],
+      {
+        cwd: workDir,
+        env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv,
+        timeout: 120_000,
+      },
+    );
+    const progress = stdout.split("\r\u001b[2K").slice(1);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress.at(-2)).toMatch(/^6\/6 results: 4 passed, 2 not passed/);
+    // each progress line differs from the one before it
+    expect(progress.slice(0, -1).every((line, index) => index === 0 || line !== progress[index - 1])).toBe(true);
+    expect(stdout).toContain("Evaluation complete! Results exported to:");
+  }, 120_000);
+
   it("parallaxr eval CONFIG is eval run; -f junit writes one JUnit XML of every run; -q prints only the paths", async () => {
     const result = await parallaxr(["eval", "configs/eval_summarizer.yaml", "-f", "junit", "-o", "junit-out", "-q"]);
     expect(result.code).toBe(0);
