@@ -41,7 +41,16 @@ export interface ProviderRegistry {
  */
 export function createProviderRegistry(
   providers: TextProvider[],
-  { factories = {}, credentials }: { factories?: Record<string, ProviderFactory>; credentials?: CredentialSource } = {},
+  {
+    factories = {},
+    credentials,
+    keyOnly = [],
+  }: {
+    factories?: Record<string, ProviderFactory>;
+    credentials?: CredentialSource;
+    /** Providers listed for Settings -> Keys that have no text models (FLUX's image API); not resolvable here. */
+    keyOnly?: Array<Omit<ProviderFactory, "create">>;
+  } = {},
 ): ProviderRegistry {
   const ready = new Map(providers.map((provider) => [provider.id, provider]));
   const built = new Map<string, TextProvider>();
@@ -58,6 +67,7 @@ export function createProviderRegistry(
         needsKey: factory.needsKey,
         defaultBaseUrl: factory.defaultBaseURL,
       })),
+      ...keyOnly.map((spec) => ({ id: spec.id, label: spec.label, needsKey: spec.needsKey, defaultBaseUrl: spec.defaultBaseURL })),
     ],
     async resolve({ provider, userId }) {
       const direct = ready.get(provider);

@@ -7,6 +7,7 @@ import { projectRoot } from "@/lib/project-root";
 import type { Database } from "@/lib/db/database";
 import { createCredentialSource } from "@/lib/engine/credential-source";
 import { createLlamaCppProvider } from "@/lib/providers/llama-cpp-provider";
+import { imageVendorSpecs } from "@/lib/providers/image/vendor-specs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { createProviderRegistry, type CredentialSource, type ProviderRegistry } from "@/lib/providers/registry";
@@ -43,5 +44,7 @@ export function createDefaultProviderRegistry({
   return createProviderRegistry([mock, ...local], {
     factories: providerFactories,
     credentials: wrapCredentials(createCredentialSource({ db, secretKey, env })),
+    // FLUX has only image models: its key is saved in Settings -> Keys like the others.
+    keyOnly: [imageVendorSpecs.flux],
   });
 }

@@ -9,6 +9,7 @@ import type { ImageAdapterOptions } from "./image-adapter-options";
 import { createOpenAIImageProvider } from "./openai";
 import { createOpenRouterImageProvider } from "./openrouter";
 import type { ImageModelProvider } from "./types";
+import { imageVendorSpecs } from "./vendor-specs";
 
 /** How to make an image provider's adapter, and where its key comes from (the text factories' fields). */
 export interface ImageProviderFactory extends Omit<ProviderFactory, "create"> {
@@ -18,36 +19,12 @@ export interface ImageProviderFactory extends Omit<ProviderFactory, "create"> {
   ): ImageModelProvider;
 }
 
-/**
- * The image vendors, by provider id. openai, gemini and openrouter have the text providers' ids,
- * default base URLs and environment variables, so a key saved in Settings -> Keys for the text
- * models serves their image models too, under the same base-URL rule. Gemini's image docs name
- * GEMINI_API_KEY, so it comes first here; the text side's GOOGLE_GENERATIVE_AI_API_KEY still works.
- */
+/** The image vendors, by provider id. */
 export const imageProviderFactories: Record<string, ImageProviderFactory> = {
-  openai: imageVendor(
-    { id: "openai", label: "OpenAI", needsKey: true, defaultBaseURL: "https://api.openai.com/v1", envKey: "OPENAI_API_KEY" },
-    createOpenAIImageProvider,
-  ),
-  gemini: imageVendor(
-    {
-      id: "gemini",
-      label: "Gemini",
-      needsKey: true,
-      defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta",
-      envKey: "GEMINI_API_KEY",
-      envKeyAliases: ["GOOGLE_GENERATIVE_AI_API_KEY"],
-    },
-    createGeminiImageProvider,
-  ),
-  flux: imageVendor(
-    { id: "flux", label: "Black Forest Labs (FLUX)", needsKey: true, defaultBaseURL: "https://api.bfl.ai", envKey: "BFL_API_KEY" },
-    createFluxImageProvider,
-  ),
-  openrouter: imageVendor(
-    { id: "openrouter", label: "OpenRouter", needsKey: true, defaultBaseURL: "https://openrouter.ai/api/v1", envKey: "OPENROUTER_API_KEY" },
-    createOpenRouterImageProvider,
-  ),
+  openai: imageVendor(imageVendorSpecs.openai, createOpenAIImageProvider),
+  gemini: imageVendor(imageVendorSpecs.gemini, createGeminiImageProvider),
+  flux: imageVendor(imageVendorSpecs.flux, createFluxImageProvider),
+  openrouter: imageVendor(imageVendorSpecs.openrouter, createOpenRouterImageProvider),
 };
 
 /** Resolves an image provider id to an adapter, with the calling user's credentials. */
