@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { malformed } from "./image-http";
 import type { GeneratedImage } from "./types";
 
-const mediaTypes: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", gif: "image/gif" };
+const mediaTypes: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 
 /**
  * The image as a GeneratedImage: its type and size read from the bytes themselves (a vendor's
