@@ -47,12 +47,16 @@ export async function getMatrix(
   };
 }
 
-/** The spec's run id of one eval, once it started (the id carries its start time). */
+/**
+ * The spec's run id of one eval once it started (the id carries its start time); an eval that
+ * finished without starting (skipped by the budget, cancelled) is dated by its end. Null while queued.
+ */
 function evalRunId(stored: StoredMatrixRun, cell: MatrixCell): string | null {
-  if (cell.startedAt === null) return null;
+  const at = cell.startedAt ?? cell.finishedAt;
+  if (at === null) return null;
   const { plan } = stored;
   return runId({
-    startedAt: new Date(cell.startedAt),
+    startedAt: new Date(at),
     promptVersion: plan.prompts[cell.variant].version,
     model: plan.models[cell.columnIndex].name,
     inputId: plan.inputs[cell.rowIndex].id,
@@ -86,13 +90,13 @@ function finished(cell: MatrixCell): boolean {
 export function matrixRecords(stored: StoredMatrixRun, cells: readonly MatrixCell[]): MatrixRunRecord[] {
   const { plan } = stored;
   return cells.filter(finished).map((cell) => {
-    const failed = toEval(stored, cell).error;
+    const { error: failed, runId: id } = toEval(stored, cell);
     const startedAt = new Date(cell.startedAt ?? cell.finishedAt ?? plan.timestamp);
     const model = plan.models[cell.columnIndex];
     const prompt = plan.prompts[cell.variant];
     const input = plan.inputs[cell.rowIndex];
     return {
-      runId: runId({ startedAt, promptVersion: prompt.version, model: model.name, inputId: input.id }),
+      runId: id ?? runId({ startedAt, promptVersion: prompt.version, model: model.name, inputId: input.id }),
       batchId: plan.batchId,
       timestamp: startedAt.toISOString().replace(/\.\d{3}Z$/, "Z"),
       prompt: { version: prompt.version, name: prompt.name },

@@ -261,6 +261,20 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(summary.errors).toEqual([{ run_id: broken.runId, message: broken.error }]);
     });
 
+    it("holds the engine's budget: evals that would pass it are skipped with the reason, and never called", async (context) => {
+      if (!test) return context.skip();
+      groq.reset();
+      // About $0.0008 an eval by the estimate (1,000 output tokens at llama-3.3-70b's price): a $0.0005 budget starts none.
+      const detail = await runToEnd(test.db, userA, { models: ["llama-3.3-70b"], prompts: [PROMPTS[0]], budgetUsd: 0.0005 });
+      expect(groq.calls).toHaveLength(0);
+      expect(detail.evals.map((one) => one.status)).toEqual(["skipped", "skipped"]);
+      expect(detail.evals[0].error).toContain("budget of $0.0005");
+      const summary = JSON.parse((await matrixSummaryFile({ db: test.db }, { userId: userA, matrixId: detail.matrix.id })).text);
+      expect(summary).toMatchObject({ total_runs: 2, successful_runs: 0, failed_runs: 2, total_cost_usd: 0 });
+      expect(summary.errors).toEqual(detail.evals.map((one) => ({ run_id: one.runId, message: one.error })));
+      expect(detail.evals[0].runId).not.toBeNull();
+    });
+
     it("runs only the subset asked for, and names an unknown one", async (context) => {
       if (!test) return context.skip();
       const detail = await runToEnd(test.db, userA, { subset: { prompts: "v1,v2", models: "mock/echo", inputs: ["tech-talk-01"] } });
