@@ -40,7 +40,8 @@ export function readEvalConfig(file: string, { model }: { model?: string } = {})
   const files: Record<string, string> = {};
   for (const source of parsed.config.prompts) {
     if (source.kind !== "file" || Object.hasOwn(files, source.path)) continue;
-    const where = path.join(directory, source.path);
+    // Relative to the config file's directory; an absolute path stays itself, as Python's Path / does.
+    const where = path.isAbsolute(source.path) ? source.path : path.join(directory, source.path);
     const text = readText(where, () => {
       const place = formatConfigProblem({ message: `FileNotFoundError: ${source.path}`, path: "", line: source.line }, configName);
       return `${place}\nPrompt file paths are relative to the config file's directory (${directory}): looked for ${where}.`;

@@ -508,6 +508,14 @@ describe("prompt-eval and parallaxr eval (subprocesses run from outside the repo
     expect(warned.stdout).toContain("Cells: 4 (1 prompts x 2 models x 1 test cases x 2 trials)");
     expect(warned.stdout).toMatch(/Warnings \(2\):\n {2}configs\/warned\.yaml, line 3: .*colour/);
     expect(warned.stdout).toContain("  prompt p: Missing input variable missing in test case t (that result will be an error)");
+    const absolute = path.join(workDir, "prompts", "summarizer_v1.yaml");
+    write(
+      "configs/absolute.yaml",
+      `model: mock/fast\nprompts:\n  - ${absolute}\ntest_cases:\n  - name: t\n    inputs: {text: a, max_sentences: 1}\n`,
+    );
+    const fromAbsolute = await promptEval(["validate", "configs/absolute.yaml"]);
+    expect(fromAbsolute.stderr).toBe("");
+    expect(fromAbsolute.stdout).toContain("Prompts (1): summarizer_v1");
     write("configs/no-cases.yaml", "model: mock/fast\nprompts:\n  - name: p\n    template: '{text}'\n");
     const invalid = await parallaxr(["eval", "validate", "configs/no-cases.yaml"]);
     expect(invalid.code).toBe(2);
