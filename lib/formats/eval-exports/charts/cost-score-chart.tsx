@@ -60,6 +60,7 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
   const name = measureName(measure);
   const format = (value: number) => formatChartValue(value, measure);
   const unpriced = points.length - priced.length;
+  const labels = pointLabels(priced.map((point) => ({ x: x(point.cost_usd ?? 0), y: y(point.estimate.value), name: point.prompt_name })));
   const summary = `${title}. ${points
     .map((point) => `${point.label}: ${formatChartCost(point.cost_usd)}, ${name.toLowerCase()} ${format(point.estimate.value)}`)
     .join("; ")}.`;
@@ -108,9 +109,10 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
         >
           {`${name}, 95% interval`}
         </text>
-        {priced.map((point) => {
+        {priced.map((point, index) => {
           const cx = x(point.cost_usd ?? 0);
           const cy = y(point.estimate.value);
+          const label = labels[index];
           const colour = colours.get(point.model) ?? INK;
           const hasInterval = Number.isFinite(point.interval.low) && Number.isFinite(point.interval.high);
           const rightHalf = cx > (margin.left + width - margin.right) / 2;
@@ -132,15 +134,18 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
                 </Group>
               )}
               <circle cx={cx} cy={cy} r={pointRadius} fill={colour} stroke="#ffffff" strokeWidth={1} data-part="point" />
-              <text
-                x={rightHalf ? cx - pointRadius - 4 : cx + pointRadius + 4}
-                y={cy}
-                dy="0.32em"
-                textAnchor={rightHalf ? "end" : "start"}
-                fill={INK}
-              >
-                {fitLabel(point.prompt_name, 24)}
-              </text>
+              {label !== null && (
+                <text
+                  x={rightHalf ? cx - pointRadius - 4 : cx + pointRadius + 4}
+                  y={cy}
+                  dy="0.32em"
+                  textAnchor={rightHalf ? "end" : "start"}
+                  fill={INK}
+                  data-part="point-label"
+                >
+                  {label}
+                </text>
+              )}
             </Group>
           );
         })}
@@ -198,4 +203,31 @@ export function CostScoreChart({ points, measure, title }: CostScoreChartProps) 
       </div>
     </>
   );
+}
+
+/** Points closer than this, in SVG units, share one label: two labels there would print over each other. */
+const SAME_PLACE = 2;
+
+/**
+ * Each point's label, or null when an earlier point at the same place carries it: the prompts of
+ * every run drawn there, joined ("v1, v2"), as runs with the same cost and rate would otherwise
+ * write their names on top of one another (free mock models, for one).
+ */
+export function pointLabels(points: readonly { x: number; y: number; name: string }[]): (string | null)[] {
+  const labels: (string | null)[] = [];
+  const groups: { x: number; y: number; index: number; names: string[] }[] = [];
+  points.forEach((point, index) => {
+    const group = groups.find(
+      (candidate) => Math.abs(candidate.x - point.x) <= SAME_PLACE && Math.abs(candidate.y - point.y) <= SAME_PLACE,
+    );
+    if (group) {
+      if (!group.names.includes(point.name)) group.names.push(point.name);
+      labels.push(null);
+    } else {
+      groups.push({ x: point.x, y: point.y, index, names: [point.name] });
+      labels.push("");
+    }
+  });
+  for (const group of groups) labels[group.index] = fitLabel(group.names.join(", "), 40);
+  return labels;
 }

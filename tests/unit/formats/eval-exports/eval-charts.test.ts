@@ -211,6 +211,20 @@ describe("cost against pass rate per model", () => {
     expect(findAll(root, "g").filter((group) => group.attributes["data-part"] === "legend")).toHaveLength(3);
   });
 
+  it("writes one label for runs drawn at the same place", () => {
+    const free = [
+      runOf("aaaaaaaa", "first", "mock/fast", single(true, false), 0),
+      runOf("bbbbbbbb", "second", "mock/fast", single(false, true), 0),
+      runOf("cccccccc", "third", "mock/fast", single(true, true), 0),
+    ];
+    const chart = parse(
+      renderToStaticMarkup(createElement(CostScoreChart, { points: runPoints(free), measure: { kind: "pass_rate" }, title: "t" })),
+    );
+    const labels = findAll(chart, "text").filter((text) => text.attributes["data-part"] === "point-label");
+    expect(labels.map(textOf)).toEqual(["first, second", "third"]);
+    expect(findAll(chart, "circle").filter((circle) => circle.attributes["data-part"] === "point")).toHaveLength(3);
+  });
+
   it("has axis labels, a summary and the numbers in a table", () => {
     expect(textOf(byAttribute(root, "text", "data-part", "x-axis-label"))).toBe("Cost of the run (US dollars)");
     expect(textOf(byAttribute(root, "text", "data-part", "y-axis-label"))).toBe("Pass rate, 95% interval");
