@@ -402,6 +402,39 @@ describe("prompt-eval and parallaxr eval (subprocesses run from outside the repo
     }
   }, 120_000);
 
+  it("models: runs each prompt on each model, repeat: N trials; comparison.md for one prompt on two models; -m replaces models", async () => {
+    write(
+      "configs/two-models.yaml",
+      [
+        "models: [mock/fast, mock/echo]",
+        "repeat: 2",
+        "prompts:",
+        "  - ../prompts/summarizer_v1.yaml",
+        "test_cases:",
+        "  - name: only",
+        "    inputs: {text: Tea is a drink., max_sentences: 1}",
+        "    expected_contains: [Tea]",
+        "",
+      ].join("\n"),
+    );
+    const both = await promptEval(["run", "configs/two-models.yaml", "-f", "json", "-o", "models", "-v"]);
+    expect(both.code).toBe(0);
+    const paths = exported(both.stdout);
+    expect(paths).toHaveLength(3);
+    expect(paths[2]).toBe("models/comparison.md");
+    const runs = paths.slice(0, 2).map((where) => JSON.parse(read(where)));
+    expect(runs.map((run) => [run.prompt_name, run.model, run.results.map((result: { trial: number }) => result.trial)])).toEqual([
+      ["summarizer_v1", "mock/fast", [1, 2]],
+      ["summarizer_v1", "mock/echo", [1, 2]],
+    ]);
+    expect(both.stderr).toMatch(/\[PASS\] summarizer_v1 on mock\/echo: only \(trial 2\): contains=1\.000/);
+    expect(markdownTableAfter(read("models/comparison.md"), "## Test-by-Test Comparison").rows).toEqual([["only", "✅ 2/2", "✅ 2/2"]]);
+
+    const one = await promptEval(["run", "configs/two-models.yaml", "-f", "json", "-o", "one-model", "-m", "mock/fast"]);
+    expect(one.code).toBe(0);
+    expect(exported(one.stdout)).toEqual([expect.stringMatching(/^one-model\/summarizer_v1_[0-9a-f]{8}_\d{8}_\d{6}\.json$/)]);
+  }, 120_000);
+
   it("--tags runs the test cases with any of the tags; a tag no test case has is an error naming the config's tags", async () => {
     const basic = await promptEval(["run", "configs/eval_summarizer.yaml", "-f", "json", "-o", "tags", "--tags", "basic"]);
     expect(basic.code).toBe(0);
