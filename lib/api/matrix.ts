@@ -64,6 +64,18 @@ export const createMatrixSchema = envelope({
   models: z.array(z.string().trim().min(1).max(200)).min(1, "name at least one model").max(MAX_MATRIX_MODELS),
   inputs: z.array(matrixInputSchema).min(1, "send at least one input").max(MAX_MATRIX_INPUTS),
   subset: envelope({ prompts: subsetList.optional(), models: subsetList.optional(), inputs: subsetList.optional() }).optional(),
+  /**
+   * Grade each output: a grader prompt with {{output}} (also {{input}}, {{transcript}} and
+   * {{input_id}}) answering a grade from 0 to 1 (or pass / fail), sent to model, else to the
+   * eval's own model.
+   */
+  grader: envelope({
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_MATRIX_FILE_CHARS, `the grader prompt may hold at most ${MAX_MATRIX_FILE_CHARS.toLocaleString("en-US")} characters`),
+    model: z.string().trim().min(1).max(200).optional(),
+  }).optional(),
   /** Calls at once: the spec's 3 by default, enforced where the workers claim cells. */
   concurrency: z.number().int().min(1).max(256).default(3),
   /** Stop starting calls once this many US dollars are spent or in flight (the engine's budget). */
@@ -138,6 +150,10 @@ export const matrixEvalSchema = z.strictObject({
   /** Null when the model has no price: unknown, never $0. */
   costUsd: z.number().nullable(),
   durationSeconds: z.number().nullable(),
+  /** The grader's grade from 0 to 1, with a grader; null without one, before it graded, or when it could not. */
+  grade: z.number().nullable(),
+  /** Why the grader gave no grade (its call failed, or its answer had none). */
+  graderError: z.string().nullable(),
 });
 export type MatrixEval = z.infer<typeof matrixEvalSchema>;
 

@@ -7,6 +7,7 @@ import { batchId } from "@/lib/core/matrix/ids";
 import { resolveMatrixModel, type MatrixModel } from "@/lib/core/matrix/model-aliases";
 import { inputTitle, planMatrix, type MatrixPromptVersion } from "@/lib/core/matrix/plan-matrix";
 import { selectSubset, type SubsetFlag } from "@/lib/core/matrix/select-subset";
+import { detectVariables } from "@/lib/core/template";
 import { asUser } from "@/lib/db/as-user";
 import type { Database, Queryable } from "@/lib/db/database";
 import { findSavedPromptVersion } from "@/lib/db/matrix/find-saved-prompt-version";
@@ -53,6 +54,8 @@ export interface CheckedMatrix {
   fileNames: string[];
   models: MatrixModel[];
   inputs: MatrixInputRow[];
+  /** The grader's prompt and model (null: each eval's own model grades it); null without a grader. */
+  grader: { text: string; model: MatrixModel | null } | null;
 }
 
 const SAVED_VERSION = /^(.+)@v(\d+)$/;
@@ -179,8 +182,43 @@ export function checkMatrix(
     fileNames: chosenSources.map((source) => source.fileName),
     models,
     inputs: rows,
+    grader: input.grader ? checkGrader(input.grader, providerIds, limits) : null,
   };
 }
+
+/**
+ * A grader of a matrix: its prompt must use {{output}}, and every other placeholder must be one a
+ * matrix fills (input, transcript, input_id), so no grading call goes out half rendered. Its
+ * model, when named, routes like the matrix's models.
+ */
+function checkGrader(
+  grader: NonNullable<CreateMatrixInput["grader"]>,
+  providerIds: readonly string[],
+  limits: RunLimits,
+): CheckedMatrix["grader"] {
+  checkPromptSize({ field: "grader", what: "grader prompt", length: grader.text.length }, limits);
+  const variables = detectVariables(grader.text);
+  if (!variables.includes("output")) {
+    throw new InvalidInputError("The grader prompt has no {{output}}: put {{output}} where the eval's answer goes.", "grader.text");
+  }
+  const unknown = variables.filter((name) => !GRADER_VARIABLES.includes(name));
+  if (unknown.length > 0) {
+    throw new InvalidInputError(
+      `The grader prompt's ${unknown.map((name) => `{{${name}}}`).join(", ")} has no value; a grader gets ${GRADER_VARIABLES.map((name) => `{{${name}}}`).join(", ")}.`,
+      "grader.text",
+    );
+  }
+  let model: MatrixModel | null = null;
+  if (grader.model !== undefined) {
+    const resolved = resolveMatrixModel(grader.model, providerIds);
+    if (!resolved.ok) throw new InvalidInputError(resolved.error, "grader.model");
+    model = resolved.model;
+  }
+  return { text: grader.text, model };
+}
+
+/** What a matrix's grader prompt is filled with (execute-matrix-cell.ts). */
+const GRADER_VARIABLES = ["output", "input", "transcript", "input_id"];
 
 function readPrompt(source: PromptSource, limits: RunLimits): MatrixPromptVersion {
   checkPromptSize({ field: "prompts", what: `prompt version ${source.version}`, length: source.text.length }, limits);
@@ -238,6 +276,7 @@ export async function createMatrix(
       models: checked.models,
       inputs: checked.inputs.map(({ id, title }): MatrixInput => ({ id, title })),
       comparisons: input.comparisons,
+      grader: checked.grader ? { model: checked.grader.model?.name ?? null } : null,
       estimate,
     };
     const promptVersionIds: string[] = [];
@@ -253,14 +292,25 @@ export async function createMatrix(
         }),
       );
     }
+    const graderVersionId = checked.grader
+      ? await insertPromptVersion(tx, {
+          promptId: null,
+          version: 1,
+          name: "grader",
+          type: "grader",
+          text: checked.grader.text,
+          textHash: hashText(checked.grader.text),
+        })
+      : null;
+    const graderModel = checked.grader?.model ?? null;
     const datasetId = await insertMatrixInputs(tx, { name: matrix.batchId, inputs: checked.inputs });
     const runId = await insertRun(tx, {
       kind: "matrix",
       promptId: null,
       promptVersionId: promptVersionIds[0],
       graderPromptId: null,
-      graderVersionId: null,
-      graderModel: null,
+      graderVersionId,
+      graderModel: graderModel ? { provider: graderModel.provider, model: graderModel.model } : null,
       datasetId,
       rowCount: checked.inputs.length,
       trials: 1,

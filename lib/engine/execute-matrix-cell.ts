@@ -1,6 +1,9 @@
 import { retryDelayMs } from "@/lib/core/backoff";
 import { cacheKey, hashText } from "@/lib/core/cache-key";
 import { computeCost } from "@/lib/core/cost";
+import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
+import { parseGrade } from "@/lib/core/parse-grade";
+import { renderTemplate } from "@/lib/core/template";
 import { MOCK_PROVIDER } from "@/lib/core/eval/model-route";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
@@ -68,6 +71,7 @@ export async function executeMatrixCell(
     // A hit costs nothing now; its original tokens and duration stay for comparison.
     return {
       ...base,
+      ...(await gradeMatrixCell(deps, settings, cell, hit.outputRaw)),
       status: "ok",
       outputRaw: hit.outputRaw,
       tokensIn: hit.tokensIn,
@@ -97,14 +101,16 @@ export async function executeMatrixCell(
     });
     const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
     const warnings = [...answer.warnings];
+    const latencyMs = deps.now() - started;
     return {
       ...base,
+      ...(await gradeMatrixCell(deps, settings, cell, answer.text)),
       status: warnings.length > 0 ? "warning" : "ok",
       outputRaw: answer.text,
       tokensIn: answer.tokensIn,
       tokensOut: answer.tokensOut,
       tokensEstimated: answer.tokensEstimated,
-      latencyMs: deps.now() - started,
+      latencyMs,
       // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
       costUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
       finishReason: answer.finishReason,
@@ -136,4 +142,67 @@ function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutM
   }
   if (isProviderError(caught)) return caught;
   throw caught;
+}
+
+/** The grader's part of a cell result. */
+type Graded = Pick<
+  CellResult,
+  | "graderStatus"
+  | "graderOutputRaw"
+  | "graderOutputParsed"
+  | "grade"
+  | "graderTokensIn"
+  | "graderTokensOut"
+  | "graderCostUsd"
+  | "graderError"
+>;
+
+/**
+ * Grades one answer with the matrix's grader, when it has one: the grader prompt filled with the
+ * answer as {{output}} and the input as {{input}} (also {{transcript}}) and {{input_id}}, sent to
+ * the grader's model or else the eval's own, its grade read from 0 to 1 (or pass / fail). A
+ * grader that fails or answers without a grade is recorded on the cell; the answer, already paid
+ * for, is never asked for again. Its tokens and cost are the cell's grader figures, so they count
+ * in every total and in the budget.
+ */
+async function gradeMatrixCell(deps: ExecuteCellDeps, settings: RunSettings, cell: ClaimedCell, output: string): Promise<Graded> {
+  if (!settings.graderText) return {};
+  const row = cell.variables as unknown as MatrixInputRow;
+  const target = settings.graderModel ?? { provider: cell.provider, model: cell.model };
+  const variables = { output, input: row.text ?? "", transcript: row.text ?? "", input_id: row.id ?? "" };
+  const prompt = renderTemplate(settings.graderText, variables).text;
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  try {
+    const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
+    const answer = await provider.generate({
+      model: target.model,
+      prompt,
+      params: {},
+      variables: { input_id: variables.input_id, output },
+      purpose: "grade",
+      signal: AbortSignal.any([timeout, deps.stopSignal]),
+    });
+    const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
+    const usage = {
+      graderOutputRaw: answer.text,
+      graderTokensIn: answer.tokensIn,
+      graderTokensOut: answer.tokensOut,
+      graderCostUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
+    };
+    const validation = validateOutput(answer.text, detectExpectedOutput(settings.graderText));
+    if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
+    const grade = parseGrade(validation.parsed);
+    if (grade == null) {
+      return {
+        ...usage,
+        graderStatus: "malformed",
+        graderOutputParsed: validation.parsed,
+        graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer.",
+      };
+    }
+    return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
+  } catch (caught) {
+    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
+    return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
+  }
 }

@@ -78,6 +78,8 @@ function toEval(stored: StoredMatrixRun, cell: MatrixCell): MatrixEval {
     tokensOutput: cell.tokensOut,
     costUsd: cell.costUsd,
     durationSeconds: cell.latencyMs === null ? null : cell.latencyMs / 1000,
+    grade: cell.grade,
+    graderError: cell.graderError,
   };
 }
 

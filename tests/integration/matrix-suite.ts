@@ -63,7 +63,8 @@ async function startCountingServer(delayMs: number): Promise<CountingServer> {
         }
         const completion = readJsonFixture("groq", "chat-completion.json");
         completion.model = body.model;
-        completion.choices[0].message.content = `${body.model} says: ${prompt.slice(0, 40)}`;
+        // A grader's prompt (the tests' start with "Grade:") gets a grade.
+        completion.choices[0].message.content = prompt.startsWith("Grade:") ? "0.75" : `${body.model} says: ${prompt.slice(0, 40)}`;
         completion.usage.prompt_tokens = 1000;
         completion.usage.completion_tokens = 100;
         completion.usage.total_tokens = 1100;
@@ -273,6 +274,29 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(summary).toMatchObject({ total_runs: 2, successful_runs: 0, failed_runs: 2, total_cost_usd: 0 });
       expect(summary.errors).toEqual(detail.evals.map((one) => ({ run_id: one.runId, message: one.error })));
       expect(detail.evals[0].runId).not.toBeNull();
+    });
+
+    it("grades each output with the grader's model when a grader is given, and refuses a grader without {{output}}", async (context) => {
+      if (!test) return context.skip();
+      groq.reset();
+      const detail = await runToEnd(test.db, userA, {
+        models: ["llama-3.3-70b"],
+        prompts: [PROMPTS[0]],
+        grader: { text: "Grade: is this a good summary of {{input_id}}?\n\n{{output}}", model: "llama-3.1-8b" },
+      });
+      expect(detail.evals.map((one) => one.grade)).toEqual([0.75, 0.75]);
+      expect(detail.evals.map((one) => one.graderError)).toEqual([null, null]);
+      const grading = groq.calls.filter((call) => call.prompt.startsWith("Grade:"));
+      expect(grading.map((call) => call.model)).toEqual(["llama-3.1-8b-instant", "llama-3.1-8b-instant"]);
+      const answer = detail.evals.find((one) => one.input === "tech-talk-01")!.output!;
+      expect(grading.map((call) => call.prompt)).toContain(`Grade: is this a good summary of tech-talk-01?\n\n${answer}`);
+
+      const refused = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ grader: { text: "Grade: {{answer}}" } }) },
+      ).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(InvalidInputError);
+      expect((refused as Error).message).toContain("{{output}}");
     });
 
     it("runs only the subset asked for, and names an unknown one", async (context) => {

@@ -18,6 +18,8 @@ export interface MatrixCell {
   latencyMs: number | null;
   startedAt: string | null;
   finishedAt: string | null;
+  grade: number | null;
+  graderError: string | null;
 }
 
 /** Every cell of a matrix run of the calling user's, by prompt version, model and input. */
@@ -38,10 +40,12 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     latency_ms: number | null;
     started_at: Date | string | null;
     finished_at: Date | string | null;
+    grade: number | null;
+    grader_error: string | null;
   }>(
     `select c.variant, c.column_index, c.row_index, c.status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
             c.output_raw, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
-            c.latency_ms, c.started_at, c.finished_at
+            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error
        from run_cells c
        join runs r on r.id = c.run_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
@@ -65,5 +69,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     latencyMs: row.latency_ms,
     startedAt: row.started_at === null ? null : new Date(row.started_at).toISOString(),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    grade: row.grade,
+    graderError: row.grader_error,
   }));
 }

@@ -52,6 +52,8 @@ export interface MatrixPlan {
   inputs: MatrixInput[];
   /** Whether comparisons are made (the command's --no-comparisons turns them off). */
   comparisons: boolean;
+  /** The grader's model as the request named it (null: each eval's own model grades it); null without a grader. */
+  grader?: { model: string | null } | null;
   estimate: MatrixEstimate;
 }
 
