@@ -72,3 +72,8 @@ export function modelComparisonFolder({
 }): string {
   return [batchTimestamp, "model", inputId, promptVersion].map(idPart).join("_");
 }
+
+/** A time as the spec's files write it: ISO 8601 in UTC to the second, `2025-12-27T14:35:00Z`. */
+export function isoTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
