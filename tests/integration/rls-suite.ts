@@ -313,6 +313,51 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       ).rejects.toThrow(/cannot move/);
     });
 
+    it("a matrix run and its inputs (dataset source 'matrix'): the owner reads and changes them, another user sees and changes none", async (context) => {
+      if (!test) return context.skip();
+      const matrix = await asUser(test.db, userA, async (tx) => {
+        const one = async (sql: string, params: unknown[] = []) => (await tx.query<{ id: string }>(sql, params)).rows[0].id;
+        const version = await one(
+          "insert into prompt_versions (version, name, text, text_hash) values (1, 'v1', '{{input}}', 'h') returning id",
+        );
+        const dataset = await one(
+          "insert into datasets (name, source, headers, row_count) values ('20261126_120000_matrix', 'matrix', '{id}', 1) returning id",
+        );
+        const row = await one('insert into dataset_rows (dataset_id, row_index, data) values ($1, 0, \'{"id": "a"}\') returning id', [
+          dataset,
+        ]);
+        const run = await one(
+          "insert into runs (kind, prompt_version_id, dataset_id, row_count, status, config) values ('matrix', $1, $2, 1, 'paused', '{\"matrix\": {}}') returning id",
+          [version, dataset],
+        );
+        const column = await one(
+          "insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id",
+          [run],
+        );
+        const cell = await one(
+          "insert into run_cells (run_id, column_id, column_index, row_index, prompt_version_id) values ($1, $2, 0, 0, $3) returning id",
+          [run, column, version],
+        );
+        return { dataset, row, run, cell };
+      });
+      const seen = (userId: string) =>
+        asUser(test!.db, userId, async (tx) => ({
+          runs: (await tx.query("select id from runs where id = $1 and kind = 'matrix'", [matrix.run])).rows.length,
+          cells: (await tx.query("select id from run_cells where id = $1", [matrix.cell])).rows.length,
+          datasets: (await tx.query("select id from datasets where id = $1 and source = 'matrix'", [matrix.dataset])).rows.length,
+          rows: (await tx.query("select id from dataset_rows where id = $1", [matrix.row])).rows.length,
+        }));
+      expect(await seen(userA)).toEqual({ runs: 1, cells: 1, datasets: 1, rows: 1 });
+      expect(await seen(userB)).toEqual({ runs: 0, cells: 0, datasets: 0, rows: 0 });
+      const changed = (userId: string) =>
+        asUser(test!.db, userId, async (tx) => ({
+          cells: (await tx.query("update run_cells set manual_grade = 1 where id = $1", [matrix.cell])).rowCount,
+          rows: (await tx.query("delete from dataset_rows where id = $1", [matrix.row])).rowCount,
+        }));
+      expect(await changed(userB)).toEqual({ cells: 0, rows: 0 });
+      expect(await changed(userA)).toEqual({ cells: 1, rows: 1 });
+    });
+
     it("a request with no user sees nothing", async (context) => {
       if (!test) return context.skip();
       const counts = await test.db.transaction(async (tx) => {
