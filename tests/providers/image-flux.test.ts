@@ -130,6 +130,15 @@ describe("FLUX adapter (Black Forest Labs: submit, poll, download over HTTP)", (
     expect(delivery.requests[0].headers["x-key"]).toBeUndefined();
   });
 
+  it("says how to fix a polling host that wants the key it was not sent", async () => {
+    api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
+    poller.enqueue({ status: 403, body: { detail: "Not authenticated" } });
+    const error = await providerErrorOf(provider().generate(job()));
+    expect(error.code).toBe("auth");
+    expect(error.message).toContain(`save the key in Settings -> Keys with the base URL ${poller.origin}`);
+    expect(poller.requests[0].headers["x-key"]).toBeUndefined();
+  });
+
   it("reports a moderated request as a content-policy refusal", async () => {
     api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
     poller.enqueue({ body: readJsonFixture("image-flux", "poll-content-moderated.json") });

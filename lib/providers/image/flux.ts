@@ -1,5 +1,5 @@
 import { classifyHttpFailure, rethrowAsProviderError, type ErrorContext } from "../adapters/classify-error";
-import { ProviderError } from "../provider-error";
+import { isProviderError, ProviderError } from "../provider-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
@@ -92,6 +92,8 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
             fetch: pollFetch,
             signal,
             context,
+          }).catch((error: unknown) => {
+            throw pollingAuthError(error, pollingUrl, savedOrigin) ?? error;
           });
           if (!isRecord(answer.body) || typeof answer.body.status !== "string")
             throw malformed(context, "a polling answer without a status");
@@ -176,6 +178,21 @@ async function download(url: URL, fetch: typeof globalThis.fetch, signal: AbortS
   } catch (error) {
     rethrowAsProviderError(error, context);
   }
+}
+
+/**
+ * A polling host other than the saved one that asks for the key: it was not sent there, and will
+ * not be, so say how to make it the saved host instead of blaming the key.
+ */
+function pollingAuthError(error: unknown, pollingUrl: URL, savedOrigin: string): ProviderError | null {
+  if (!isProviderError(error) || error.code !== "auth" || pollingUrl.origin === savedOrigin) return null;
+  return new ProviderError({
+    code: "auth",
+    statusCode: error.statusCode,
+    message:
+      `Black Forest Labs' polling URL at ${pollingUrl.host} asked for the key, which is only sent to the host it was saved for (${savedOrigin}): ` +
+      `save the key in Settings -> Keys with the base URL ${pollingUrl.origin} (or set FLUX_BASE_URL to it) to use that host.`,
+  });
 }
 
 function usageOf(task: Record<string, unknown>): Record<string, unknown> | null {
