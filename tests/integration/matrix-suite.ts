@@ -9,7 +9,10 @@ import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { createMatrix, getMatrix, matrixSummaryFile } from "@/lib/services/matrix";
+import { createMatrix, getMatrix, matrixComparison, matrixSummaryFile, matrixZip } from "@/lib/services/matrix";
+import { changeRunStatus } from "@/lib/services/runs";
+import { referencePrice } from "@/lib/providers/pricing-reference";
+import { strFromU8, unzipSync } from "fflate";
 import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 import { readJsonFixture, TEST_API_KEY } from "../helpers/vendor-server";
 
@@ -189,6 +192,10 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(unpriced.costUsd).toBeNull();
       expect(plan.estimate.unpricedModels).toEqual(["groq/unpriced-model"]);
       expect(plan.estimate.costUsd).toBeCloseTo(llama.costUsd!, 10);
+      // The cost from the shipped price of Groq's llama-3.3-70b-versatile: 1,000 output tokens an eval.
+      const price = referencePrice("groq", "llama-3.3-70b-versatile")!;
+      expect(llama.outputTokens).toBe(4 * 1000);
+      expect(llama.costUsd).toBeCloseTo((llama.inputTokens * price.inputPerMTok! + llama.outputTokens * price.outputPerMTok!) / 1e6, 12);
       expect(groq.calls).toHaveLength(0);
     });
 
@@ -297,6 +304,39 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       ).catch((caught: unknown) => caught);
       expect(refused).toBeInstanceOf(InvalidInputError);
       expect((refused as Error).message).toContain("{{output}}");
+    });
+
+    it("writes an empty batch's files before any eval finished, and a cancelled batch's evals as errors", async (context) => {
+      if (!test) return context.skip();
+      const created = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ models: ["mock/slow"], prompts: [PROMPTS[0]], concurrency: 1 }) },
+      );
+      if (!("matrix" in created)) throw new Error("expected a run");
+      const matrixId = created.matrix.id;
+      const empty = JSON.parse((await matrixSummaryFile({ db: test.db }, { userId: userA, matrixId })).text);
+      expect(empty).toMatchObject({ total_runs: 0, successful_runs: 0, failed_runs: 0, total_cost_usd: 0, runs: [], errors: [] });
+      const index = (await matrixComparison({ db: test.db }, { userId: userA, matrixId, name: "index" })).text;
+      expect(index).toContain("## Prompt Comparisons\n\nNone yet.");
+      const files = unzipSync((await matrixZip({ db: test.db }, { userId: userA, matrixId })).bytes);
+      expect(Object.keys(files).sort()).toEqual([`batches/${created.matrix.batchId}/summary.json`, "comparisons/index.md"]);
+      expect(JSON.parse(strFromU8(files[`batches/${created.matrix.batchId}/summary.json`])).total_runs).toBe(0);
+
+      await changeRunStatus({ db: test.db }, { userId: userA, runId: matrixId, action: "cancel" });
+      const cancelled = await waitFor(
+        async () => {
+          const detail = await getMatrix({ db: test!.db }, { userId: userA, matrixId });
+          return detail.matrix.counts.pending === 0 ? detail : null;
+        },
+        { what: "the cancelled matrix's evals to settle" },
+      );
+      const summary = JSON.parse((await matrixSummaryFile({ db: test.db }, { userId: userA, matrixId })).text);
+      expect(summary.total_runs).toBe(2);
+      expect(cancelled.evals.map((one) => one.status)).toContain("cancelled");
+      expect(summary.failed_runs).toBe(cancelled.evals.filter((one) => one.status !== "ok").length);
+      expect(summary.errors.map((error: { message: string }) => error.message)).toEqual(
+        cancelled.evals.filter((one) => one.status !== "ok").map((one) => one.error),
+      );
     });
 
     it("runs only the subset asked for, and names an unknown one", async (context) => {
