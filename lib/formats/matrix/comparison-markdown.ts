@@ -32,14 +32,14 @@ export function comparisonMarkdown(group: ComparisonGroup): string {
   const frontMatter = isPrompt
     ? [
         "comparison_type: prompt_comparison",
-        `timestamp: ${yamlScalar(group.timestamp)}`,
+        `timestamp: ${timestampScalar(group.timestamp)}`,
         `transcript: ${yamlScalar(group.input.id)}`,
         `model: ${yamlScalar(group.model?.label ?? "")}`,
         `prompts_compared: ${yamlFlowList(group.runs.map((run) => run.prompt.version))}`,
       ]
     : [
         "comparison_type: model_comparison",
-        `timestamp: ${yamlScalar(group.timestamp)}`,
+        `timestamp: ${timestampScalar(group.timestamp)}`,
         `transcript: ${yamlScalar(group.input.id)}`,
         `prompt_version: ${yamlScalar(group.prompt?.version ?? "")}`,
         `models_compared: ${yamlFlowList(group.runs.map((run) => run.model.name))}`,
@@ -95,6 +95,14 @@ export function yamlScalar(text: string): string {
   const plain = /^[A-Za-z0-9][A-Za-z0-9._\-/@+]*$/.test(text) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(text);
   const numeric = /^[-+]?(\d[\d_]*)?(\.\d*)?([eE][-+]?\d+)?$/.test(text) || /^0[xob]/i.test(text) || /^[-+]?\.(inf|nan)$/i.test(text);
   return plain && !numeric ? text : JSON.stringify(text);
+}
+
+/**
+ * The batch's time as the spec writes it, unquoted (2025-12-27T14:30:00Z): YAML 1.2's core schema
+ * reads it as this string, a YAML 1.1 reader as the same instant. Quoted if it is not that form.
+ */
+function timestampScalar(timestamp: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(timestamp) ? timestamp : yamlScalar(timestamp);
 }
 
 /** A YAML flow sequence: [v1, v2, v3]. */
