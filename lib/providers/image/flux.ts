@@ -4,6 +4,7 @@ import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
 import {
+  refuseWhatCannotBeMade,
   withCallSignal,
   checkVendorUrl,
   definedFields,
@@ -53,15 +54,10 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
 
     generate: (request) =>
       withCallSignal(request, async (signal) => {
+        refuseWhatCannotBeMade("flux", request);
         const started = performance.now();
         const context: ErrorContext = { provider: "Black Forest Labs", model: request.model, apiKey: options.apiKey, signal };
         const warnings: string[] = [];
-        if (request.n !== undefined && request.n !== null && request.n !== 1) {
-          throw new ImageProviderError({
-            kind: "option_rejected",
-            message: `Black Forest Labs makes one image per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
-          });
-        }
         const body: Record<string, unknown> = {
           prompt: request.prompt,
           ...sizeFields(request.size),
@@ -155,14 +151,9 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
 
 /** FLUX takes pixels as width and height, and an aspect ratio as aspect_ratio (the Ultra and Kontext models). */
 function sizeFields(size: string | null | undefined): Record<string, unknown> {
-  if (!size) return {};
-  const parsed = parseSize(size);
-  if (!parsed) {
-    throw new ImageProviderError({
-      kind: "option_rejected",
-      message: `Black Forest Labs takes a size as WIDTHxHEIGHT (1024x1024) or an aspect ratio (16:9), not "${size}".`,
-    });
-  }
+  // Checked by refuseWhatCannotBeMade: a size here parses.
+  const parsed = size ? parseSize(size) : null;
+  if (!parsed) return {};
   return parsed.kind === "pixels" ? { width: parsed.width, height: parsed.height } : { aspect_ratio: `${parsed.width}:${parsed.height}` };
 }
 

@@ -2,13 +2,19 @@ import type { ErrorContext } from "../adapters/classify-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
-import { withCallSignal, decodeBase64, definedFields, imageFetch, isRecord, malformed, sendImageRequest } from "./image-http";
+import {
+  refuseWhatCannotBeMade,
+  withCallSignal,
+  decodeBase64,
+  definedFields,
+  imageFetch,
+  isRecord,
+  malformed,
+  sendImageRequest,
+} from "./image-http";
 import { ImageProviderError } from "./image-provider-error";
-import { parseSize, reduceRatio } from "./size";
+import { geminiAspectRatio } from "./size";
 import type { GeneratedImage, ImageModelProvider } from "./types";
-
-/** The aspect ratios Gemini's image models document (imageConfig.aspectRatio). */
-export const GEMINI_ASPECT_RATIOS = ["1:1", "2:3", "3:2", "3:4", "4:3", "4:5", "5:4", "9:16", "16:9", "21:9"];
 
 // Why Gemini stops without an image on safety grounds: promptFeedback.blockReason and a
 // candidate's finishReason (google.ai.generativelanguage.v1beta FinishReason, BlockReason).
@@ -42,6 +48,7 @@ export function createGeminiImageProvider(options: ImageAdapterOptions): ImageMo
 
     generate: (request) =>
       withCallSignal(request, async (signal) => {
+        refuseWhatCannotBeMade("gemini", request);
         const started = performance.now();
         const context: ErrorContext = {
           provider: "Gemini",
@@ -57,7 +64,8 @@ export function createGeminiImageProvider(options: ImageAdapterOptions): ImageMo
         };
         const warnings: string[] = [];
         const imageConfig: Record<string, unknown> = {};
-        if (request.size) imageConfig.aspectRatio = aspectRatioOf(request.size);
+        // Checked by refuseWhatCannotBeMade: a size here has a ratio Gemini makes.
+        if (request.size) imageConfig.aspectRatio = geminiAspectRatio(request.size);
         const generationConfig: Record<string, unknown> = {
           responseModalities: ["TEXT", "IMAGE"],
           ...definedFields({ seed: request.seed, candidateCount: request.n && request.n > 1 ? request.n : null }),
@@ -156,17 +164,4 @@ export function createGeminiImageProvider(options: ImageAdapterOptions): ImageMo
       return ["gemini-2.5-flash-image", "gemini-3-pro-image-preview"].map((model) => ({ provider: "gemini", model, label: model }));
     },
   };
-}
-
-/** The aspect ratio Gemini is sent for a size: as written, or a pixel size's ratio when Gemini makes it. */
-function aspectRatioOf(size: string): string {
-  const parsed = parseSize(size);
-  // 21:9 is a ratio as people write it, not in lowest terms (7:3): try the written form first.
-  const candidates = parsed ? [`${parsed.width}:${parsed.height}`, reduceRatio(parsed.width, parsed.height)] : [];
-  const ratio = candidates.find((candidate) => GEMINI_ASPECT_RATIOS.includes(candidate));
-  if (ratio) return ratio;
-  throw new ImageProviderError({
-    kind: "option_rejected",
-    message: `Gemini cannot make size "${size}": give one of the aspect ratios ${GEMINI_ASPECT_RATIOS.join(", ")} (a pixel size is sent as its ratio).`,
-  });
 }

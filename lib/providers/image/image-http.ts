@@ -3,6 +3,7 @@ import { createGuardedFetch, MAX_IMAGE_RESPONSE_BYTES } from "../adapters/guarde
 import { checkBaseUrl } from "../base-url-policy";
 import { ProviderError } from "../provider-error";
 import { ImageProviderError } from "./image-provider-error";
+import { imageJobProblem } from "./job-check";
 import type { ImageAdapterOptions } from "./image-adapter-options";
 import type { ImageGenerationRequest } from "./types";
 
@@ -35,6 +36,12 @@ export async function withCallSignal<T>(
     clearTimeout(timer);
     request.signal.removeEventListener("abort", forward);
   }
+}
+
+/** Throws option_rejected, before any request, for a job the provider is known not to make (see imageJobProblem). */
+export function refuseWhatCannotBeMade(provider: string, request: ImageGenerationRequest): void {
+  const problem = imageJobProblem(provider, request);
+  if (problem) throw new ImageProviderError({ kind: "option_rejected", message: problem });
 }
 
 /** The fetch an image adapter sends with: capped at the image answer limit, no redirects, private hosts as allowed. */

@@ -3,7 +3,8 @@ import sharp from "sharp";
 import { ProviderError } from "../provider-error";
 import type { ModelInfo } from "../types";
 import { ImageProviderError } from "./image-provider-error";
-import { parseSize } from "./size";
+import { imageJobProblem } from "./job-check";
+import { mockDimensions } from "./size";
 import type { GeneratedImage, ImageModelProvider, ImageOutputFormat } from "./types";
 
 /** How the mock image model behaves; provider_options `mock_latency_ms` and `mock_failure_rate` override per job. */
@@ -48,11 +49,6 @@ export function mockImageBehaviourFromEnv(env: Record<string, string | undefined
   return behaviour;
 }
 
-// 4096 px a side is the largest any vendor here makes (Gemini's 4K); 16 px keeps a pattern visible.
-const MIN_SIDE = 16;
-const MAX_SIDE = 4096;
-const MAX_IMAGES_PER_CALL = 10;
-const longSideBySetting: Record<string, number> = { "512": 512, "1K": 1024, "2K": 2048, "4K": 4096 };
 const behaviourKeys = new Set(["mock_latency_ms", "mock_failure_rate", "mock_fail"]);
 
 /**
@@ -74,18 +70,15 @@ export function createMockImageProvider(options: MockImageProviderOptions = {}):
     stats,
 
     async generate(request) {
+      const problem = imageJobProblem("mock", request);
+      if (problem) throw new ImageProviderError({ kind: "option_rejected", message: problem });
       const started = performance.now();
       const providerOptions = request.providerOptions ?? {};
       const shaping = Object.fromEntries(Object.entries(providerOptions).filter(([key]) => !behaviourKeys.has(key)));
       const outputFormat: ImageOutputFormat = request.outputFormat ?? "png";
-      const { width, height } = mockSize(request.size ?? "1024x1024", providerOptions.image_size);
+      // Checked by imageJobProblem above: the size parses and is within the mock's sides.
+      const { width, height } = mockDimensions(request.size ?? "1024x1024", providerOptions.image_size) ?? { width: 0, height: 0 };
       const n = request.n ?? 1;
-      if (!Number.isInteger(n) || n < 1 || n > MAX_IMAGES_PER_CALL) {
-        throw new ImageProviderError({
-          kind: "option_rejected",
-          message: `The mock makes 1 to ${MAX_IMAGES_PER_CALL} images per call, not n=${n}.`,
-        });
-      }
       const inputs = {
         model: request.model,
         prompt: request.prompt,
@@ -146,31 +139,6 @@ export function createMockImageProvider(options: MockImageProviderOptions = {}):
       ];
     },
   };
-}
-
-function mockSize(size: string, imageSize: unknown): { width: number; height: number } {
-  const parsed = parseSize(size);
-  if (!parsed) {
-    throw new ImageProviderError({
-      kind: "option_rejected",
-      message: `The mock takes a size as WIDTHxHEIGHT (1024x1536) or an aspect ratio (4:5), not "${size}".`,
-    });
-  }
-  let { width, height } = parsed;
-  if (parsed.kind === "ratio") {
-    // An aspect ratio is drawn with its long side at image_size (1K unless set), as Gemini does.
-    const longSide = typeof imageSize === "string" && longSideBySetting[imageSize] ? longSideBySetting[imageSize] : 1024;
-    const scale = longSide / Math.max(parsed.width, parsed.height);
-    width = Math.round(parsed.width * scale);
-    height = Math.round(parsed.height * scale);
-  }
-  if (width < MIN_SIDE || height < MIN_SIDE || width > MAX_SIDE || height > MAX_SIDE) {
-    throw new ImageProviderError({
-      kind: "option_rejected",
-      message: `The mock makes images of ${MIN_SIDE} to ${MAX_SIDE} px a side, not ${width}x${height}.`,
-    });
-  }
-  return { width, height };
 }
 
 /** Stripes at an angle in two colours, crossed by a checkerboard in a third: all from the hash. */

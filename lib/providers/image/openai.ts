@@ -2,7 +2,16 @@ import type { ErrorContext } from "../adapters/classify-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
-import { withCallSignal, decodeBase64, definedFields, imageFetch, isRecord, malformed, sendImageRequest } from "./image-http";
+import {
+  refuseWhatCannotBeMade,
+  withCallSignal,
+  decodeBase64,
+  definedFields,
+  imageFetch,
+  isRecord,
+  malformed,
+  sendImageRequest,
+} from "./image-http";
 import type { GeneratedImage, ImageModelProvider } from "./types";
 
 // The codes OpenAI's error body carries when its safety system refuses an image prompt
@@ -25,6 +34,7 @@ export function createOpenAIImageProvider(options: ImageAdapterOptions): ImageMo
 
     generate: (request) =>
       withCallSignal(request, async (signal) => {
+        refuseWhatCannotBeMade("openai", request);
         const started = performance.now();
         const context: ErrorContext = {
           provider: "OpenAI",

@@ -2,7 +2,16 @@ import type { ErrorContext } from "../adapters/classify-error";
 import type { ModelInfo } from "../types";
 import { describeImage } from "./describe-image";
 import type { ImageAdapterOptions } from "./image-adapter-options";
-import { withCallSignal, decodeBase64, definedFields, imageFetch, isRecord, malformed, sendImageRequest } from "./image-http";
+import {
+  refuseWhatCannotBeMade,
+  withCallSignal,
+  decodeBase64,
+  definedFields,
+  imageFetch,
+  isRecord,
+  malformed,
+  sendImageRequest,
+} from "./image-http";
 import { ImageProviderError } from "./image-provider-error";
 import { parseSize, reduceRatio } from "./size";
 import type { GeneratedImage, ImageModelProvider } from "./types";
@@ -30,6 +39,7 @@ export function createOpenRouterImageProvider(options: ImageAdapterOptions): Ima
 
     generate: (request) =>
       withCallSignal(request, async (signal) => {
+        refuseWhatCannotBeMade("openrouter", request);
         const started = performance.now();
         const context: ErrorContext = {
           provider: "OpenRouter",
@@ -47,12 +57,6 @@ export function createOpenRouterImageProvider(options: ImageAdapterOptions): Ima
           else if (key === "model" || key === "messages")
             warnings.push(`provider_options.${key} is ignored: the job's own ${key === "model" ? "model" : "prompt"} is sent.`);
           else extra[key] = value;
-        }
-        if (request.n !== undefined && request.n !== null && request.n !== 1) {
-          throw new ImageProviderError({
-            kind: "option_rejected",
-            message: `OpenRouter's image models make one answer per request, not n=${request.n}: use n: 1 and vary the seed for more.`,
-          });
         }
         if (request.quality) warnings.push(`OpenRouter has no quality setting for images: quality "${request.quality}" was not sent.`);
         if (request.background)
@@ -144,14 +148,10 @@ export function createOpenRouterImageProvider(options: ImageAdapterOptions): Ima
   };
 }
 
-function aspectRatioOf(size: string): string {
+function aspectRatioOf(size: string): string | null {
+  // Checked by refuseWhatCannotBeMade: a size here parses.
   const parsed = parseSize(size);
-  if (!parsed) {
-    throw new ImageProviderError({
-      kind: "option_rejected",
-      message: `OpenRouter takes a size as an aspect ratio (4:5) or a pixel size sent as its ratio, not "${size}".`,
-    });
-  }
+  if (!parsed) return null;
   return parsed.kind === "ratio" ? `${parsed.width}:${parsed.height}` : reduceRatio(parsed.width, parsed.height);
 }
 
