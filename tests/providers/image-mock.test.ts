@@ -138,3 +138,15 @@ describe("mock image provider", () => {
     expect(huge.message).toContain("9000x9000");
   });
 });
+
+describe("mock image provider, cancelled", () => {
+  it("stops waiting when the caller's signal aborts", async () => {
+    const controller = new AbortController();
+    const call = createMockImageProvider({ behaviour: { latencyMs: 5_000 } }).generate(job({ signal: controller.signal }));
+    setTimeout(() => controller.abort(), 20);
+    const started = performance.now();
+    const error = await providerErrorOf(call);
+    expect(error.code).toBe("timeout");
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});

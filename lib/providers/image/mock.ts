@@ -236,20 +236,20 @@ function sortKeys(value: unknown): unknown {
 function wait(ms: number, signal: AbortSignal, timeoutMs: number | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const timedOut = timeoutMs !== undefined && timeoutMs < ms;
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(new ProviderError({ code: "timeout", message: "The call to the mock image model was aborted before it answered." }));
+    };
     const timer = setTimeout(
-      () =>
-        timedOut
-          ? reject(new ProviderError({ code: "timeout", message: `The mock image model did not answer within ${timeoutMs} ms.` }))
-          : resolve(),
+      () => {
+        signal.removeEventListener("abort", aborted);
+        if (timedOut)
+          reject(new ProviderError({ code: "timeout", message: `The mock image model did not answer within ${timeoutMs} ms.` }));
+        else resolve();
+      },
       timedOut ? timeoutMs : ms,
     );
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        reject(new ProviderError({ code: "timeout", message: "The call to the mock image model was aborted before it answered." }));
-      },
-      { once: true },
-    );
+    if (signal.aborted) aborted();
+    else signal.addEventListener("abort", aborted, { once: true });
   });
 }
