@@ -119,7 +119,8 @@ const MAX_ERRORS_LISTED = 20;
 /** An input's title: its first `# ` heading, else its id. */
 export function inputTitle(input: MatrixInput): string {
   for (const line of input.text.split(/\r?\n/)) {
-    const match = /^# +(.*?)\s*#*\s*$/.exec(line);
+    // A closing run of #s counts only after a space, as in CommonMark: "# C#" is titled "C#".
+    const match = /^# +(.*?)(?:\s+#+)?\s*$/.exec(line);
     if (match && match[1] !== "") return match[1];
   }
   return input.id;

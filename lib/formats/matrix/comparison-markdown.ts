@@ -93,7 +93,12 @@ function section(heading: string, run: MatrixRunRecord): string {
  */
 export function yamlScalar(text: string): string {
   const plain = /^[A-Za-z0-9][A-Za-z0-9._\-/@+]*$/.test(text) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(text);
-  const numeric = /^[-+]?(\d[\d_]*)?(\.\d*)?([eE][-+]?\d+)?$/.test(text) || /^0[xob]/i.test(text) || /^[-+]?\.(inf|nan)$/i.test(text);
+  // A date (2025-12-27) is a string to YAML 1.2 but a date to a YAML 1.1 reader: quoted too.
+  const numeric =
+    /^[-+]?(\d[\d_]*)?(\.\d*)?([eE][-+]?\d+)?$/.test(text) ||
+    /^0[xob]/i.test(text) ||
+    /^[-+]?\.(inf|nan)$/i.test(text) ||
+    /^\d{4}-\d{1,2}-\d{1,2}/.test(text);
   return plain && !numeric ? text : JSON.stringify(text);
 }
 

@@ -165,5 +165,7 @@ describe("inputTitle", () => {
     expect(inputTitle({ id: "t", text: "intro\n## Sub\n# Example Tech Talk\n# Second" })).toBe("Example Tech Talk");
     expect(inputTitle({ id: "t", text: "#hashtag\n## only a subheading" })).toBe("t");
     expect(inputTitle({ id: "t", text: "# Closed heading ##\r\nbody" })).toBe("Closed heading");
+    expect(inputTitle({ id: "t", text: "# C#\n" })).toBe("C#");
+    expect(inputTitle({ id: "t", text: "# Issue #12 review\n" })).toBe("Issue #12 review");
   });
 });

@@ -231,10 +231,11 @@ describe("comparisonMarkdown", () => {
     expect(yamlScalar("v1")).toBe("v1");
     expect(yamlScalar("summary@v3")).toBe("summary@v3");
     expect(yamlScalar("mock/echo")).toBe("mock/echo");
-    for (const tricky of ["1.0", "2", "true", "no", "null", "a: b", "x, y", "[v1]", "#1", "it's", "", "1e3", ".5"]) {
+    for (const tricky of ["1.0", "2", "true", "no", "null", "a: b", "x, y", "[v1]", "#1", "it's", "", "1e3", ".5", "2025-12-27", "1_000"]) {
       expect(parseYaml(`value: ${yamlScalar(tricky)}`)).toEqual({ value: tricky });
       expect(parseYaml(`value: ${yamlFlowList([tricky, "v2"])}`)).toEqual({ value: [tricky, "v2"] });
     }
+    expect(yamlScalar("2025-12-27")).toBe('"2025-12-27"');
     expect(versionText({ version: "v1", name: null })).toBe("v1");
   });
 });
