@@ -63,7 +63,15 @@ export const createMatrixSchema = envelope({
   /** Model names as eval configs write them (claude-*, gpt-*, provider/model, mock/...) or the spec's Groq short names. */
   models: z.array(z.string().trim().min(1).max(200)).min(1, "name at least one model").max(MAX_MATRIX_MODELS),
   inputs: z.array(matrixInputSchema).min(1, "send at least one input").max(MAX_MATRIX_INPUTS),
-  subset: envelope({ prompts: subsetList.optional(), models: subsetList.optional(), inputs: subsetList.optional() }).optional(),
+  subset: envelope({
+    prompts: subsetList.optional(),
+    models: subsetList.optional(),
+    inputs: subsetList.optional(),
+    /** The spec's name for inputs (--transcripts); give one or the other. */
+    transcripts: subsetList.optional(),
+  })
+    .refine((subset) => subset.inputs === undefined || subset.transcripts === undefined, "give inputs or transcripts, not both")
+    .optional(),
   /**
    * Grade each output: a grader prompt with {{output}} (also {{input}}, {{transcript}} and
    * {{input_id}}) answering a grade from 0 to 1 (or pass / fail), sent to model, else to the

@@ -119,8 +119,8 @@ export function checkMatrix(
   );
   const modelNames = pick("--models", subset.models, input.models);
   const inputIds = pick(
-    "--inputs",
-    subset.inputs,
+    subset.transcripts !== undefined ? "--transcripts" : "--inputs",
+    subset.transcripts ?? subset.inputs,
     input.inputs.map((item) => item.id),
   );
   const providerIds = Object.keys(providerFactories);

@@ -347,8 +347,17 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
         "v2+mock/echo+tech-talk-01",
       ]);
       await expect(createMatrix({ db: test.db }, { userId: userA, input: request({ subset: { prompts: "v1,v9" } }) })).rejects.toThrow(
-        /v9/,
+        '--prompts: unknown prompt version "v9"; available: v1, v2',
       );
+      // --transcripts, the spec's name for --inputs, with its own words.
+      const plan = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ dryRun: true, subset: { transcripts: "interview-02" } }) },
+      );
+      expect("plan" in plan && plan.plan.inputs).toEqual(["interview-02"]);
+      await expect(
+        createMatrix({ db: test.db }, { userId: userA, input: request({ subset: { transcripts: "tech-talk-01,,x" } }) }),
+      ).rejects.toThrow("--transcripts must be comma-separated transcript IDs (e.g., tech-talk-01,interview-02)");
     });
 
     it("refuses a placeholder no input fills before anything is stored", async (context) => {
