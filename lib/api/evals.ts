@@ -116,3 +116,29 @@ export const evalExportQuerySchema = queryParams({
     .regex(/^[0-9a-f]{8}$/, "run is an EvalRun's run_id, 8 hex characters")
     .optional(),
 });
+
+/** The most eval runs one page of GET /api/v1/evals lists. */
+export const MAX_EVAL_LIST_LIMIT = 100;
+
+/** GET /api/v1/evals?limit=&offset=: a page of the caller's eval runs, newest first. */
+export const evalListQuerySchema = queryParams({
+  limit: z.coerce.number().int().min(1).max(MAX_EVAL_LIST_LIMIT).default(20),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+/** One EvalRun of a listed eval: which prompt on which model, and its pass rate over the results finished so far. */
+export const evalListRunSchema = z.strictObject({
+  run_id: z.string().regex(/^[0-9a-f]{8}$/),
+  prompt_name: z.string(),
+  model: z.string(),
+  results: z.number().int(),
+  cells: z.number().int(),
+  pass_rate: z.number(),
+});
+
+/** GET /api/v1/evals: the page, and the offset of the next one (null on the last). */
+export const evalListSchema = z.strictObject({
+  evals: z.array(z.strictObject({ eval: evalSummarySchema, runs: z.array(evalListRunSchema) })),
+  nextOffset: z.number().int().nullable(),
+});
+export type EvalList = z.infer<typeof evalListSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { createEvalSchema, evalSummarySchema } from "@/lib/api/evals";
+import { createEvalSchema, evalListQuerySchema, evalListSchema, evalSummarySchema } from "@/lib/api/evals";
+import { listEvalRuns } from "@/lib/services/eval-list";
 import { createEval } from "@/lib/services/evals";
 import { route } from "@/lib/server/route";
 
@@ -15,4 +16,9 @@ export const dynamic = "force-dynamic";
 export const POST = route(
   { body: createEvalSchema, output: z.strictObject({ eval: evalSummarySchema }), status: 201 },
   async ({ caller, body, app }) => createEval(app, { userId: caller.userId, input: body }),
+);
+
+/** The caller's eval runs, newest first, a page at a time (?limit=, at most 100, and ?offset=), each with its EvalRuns' pass rates. */
+export const GET = route({ query: evalListQuerySchema, output: evalListSchema }, ({ caller, query, app }) =>
+  listEvalRuns(app, { userId: caller.userId, limit: query.limit, offset: query.offset }),
 );
