@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envelope, idParams } from "./schemas";
+import { envelope, idParams, queryParams } from "./schemas";
 
 // Matrix runs' requests and answers (specs/matrix-comparisons.md, issue 13): shared by the
 // routes, the /evals page's Matrix view and `parallaxr matrix` when it talks to a server.
@@ -188,3 +188,19 @@ export const matrixComparisonParamsSchema = idParams("matrix").extend({
     .max(500)
     .regex(/^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._@-]*\.md$/, "name is a comparison's name ending in .md (or index.md)"),
 });
+
+/** The most matrices GET /api/v1/matrix answers at once. */
+export const MAX_MATRIX_LIST = 100;
+
+/** Query of GET /api/v1/matrix: only the matrix of one batch id (what --resume names), and how many. */
+export const listMatrixQuerySchema = queryParams({
+  batchId: z
+    .string()
+    .regex(/^\d{8}_\d{6}_matrix$/, "batchId is a batch id such as 20251227_143500_matrix")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_MATRIX_LIST).default(20),
+});
+
+/** GET /api/v1/matrix: the caller's matrices, newest first. */
+export const matrixListSchema = z.strictObject({ matrices: z.array(matrixSummarySchema) });
+export type MatrixList = z.infer<typeof matrixListSchema>;

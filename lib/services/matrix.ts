@@ -1,10 +1,11 @@
-import type { CreateMatrixInput, CreateMatrixOutput, MatrixDetail, MatrixEval } from "@/lib/api/matrix";
+import type { CreateMatrixInput, CreateMatrixOutput, MatrixDetail, MatrixEval, MatrixList } from "@/lib/api/matrix";
 import { zipSync, strToU8 } from "fflate";
 import { batchTimestampOf, runId } from "@/lib/core/matrix/ids";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-run";
 import { listMatrixCells, type MatrixCell } from "@/lib/db/matrix/list-matrix-cells";
+import { listMatrixRuns } from "@/lib/db/matrix/list-matrix-runs";
 import { createMatrix as createMatrixRun, dryRunMatrix, toMatrixSummary } from "@/lib/engine/create-matrix";
 import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
 import { comparisonGroups, type ComparisonGroup } from "@/lib/formats/matrix/comparison-groups";
@@ -22,6 +23,15 @@ export async function createMatrix(
 ): Promise<CreateMatrixOutput> {
   if (input.dryRun) return { dryRun: true, plan: await dryRunMatrix(deps, { userId, input }) };
   return { matrix: await createMatrixRun(deps, { userId, input }) };
+}
+
+/** userId's matrices, newest first, or the one of a batch id (a batch is resumed by its id). */
+export async function listMatrices(
+  { db }: { db: Database },
+  { userId, batchId = null, limit }: { userId: string; batchId?: string | null; limit: number },
+): Promise<MatrixList> {
+  const runs = await asUser(db, userId, (tx) => listMatrixRuns(tx, { batchId, limit }));
+  return { matrices: runs.map(toMatrixSummary) };
 }
 
 /** A matrix run of userId's with its cells, or a 404 (another user's run is not there for them). */

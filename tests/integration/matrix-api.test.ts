@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { GET as getComparisonRoute } from "@/app/api/v1/matrix/[id]/comparisons/[name]/route";
 import { GET as getZipRoute } from "@/app/api/v1/matrix/[id]/download.zip/route";
 import { GET as getMatrixRoute } from "@/app/api/v1/matrix/[id]/route";
+import { GET as listMatrixRoute } from "@/app/api/v1/matrix/route";
 import { GET as getSummaryRoute } from "@/app/api/v1/matrix/[id]/summary.json/route";
 import { POST as postMatrix } from "@/app/api/v1/matrix/route";
 import { createMatrixSchema, type MatrixDetail } from "@/lib/api/matrix";
@@ -175,6 +176,21 @@ describe("the matrix API", () => {
     const again = new Uint8Array(await (await zip(detail.matrix.id)).arrayBuffer());
     const first = new Uint8Array(await (await zip(detail.matrix.id)).arrayBuffer());
     expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+  });
+
+  it("lists the caller's matrices newest first, and finds one by its batch id", async () => {
+    const detail = finishedRun!;
+    const list = await listMatrixRoute(new Request("http://test/api/v1/matrix"));
+    expect(list.status).toBe(200);
+    const { matrices } = (await list.json()) as { matrices: Array<{ id: string; batchId: string }> };
+    expect(matrices.map((matrix) => matrix.id)).toContain(detail.matrix.id);
+    const one = await listMatrixRoute(new Request(`http://test/api/v1/matrix?batchId=${detail.matrix.batchId}`));
+    const found = ((await one.json()) as { matrices: Array<{ id: string; batchId: string }> }).matrices;
+    expect(found.length).toBeGreaterThanOrEqual(1);
+    expect(found.every((matrix) => matrix.batchId === detail.matrix.batchId)).toBe(true);
+    expect((await listMatrixRoute(new Request("http://test/api/v1/matrix?batchId=../x"))).status).toBe(400);
+    const none = await listMatrixRoute(new Request("http://test/api/v1/matrix?batchId=19990101_000000_matrix"));
+    expect(((await none.json()) as { matrices: unknown[] }).matrices).toEqual([]);
   });
 
   it("answers a dry run with 200 and the plan, and creates nothing", async () => {

@@ -1,5 +1,5 @@
-import { createMatrixOutputSchema, createMatrixSchema } from "@/lib/api/matrix";
-import { createMatrix } from "@/lib/services/matrix";
+import { createMatrixOutputSchema, createMatrixSchema, listMatrixQuerySchema, matrixListSchema } from "@/lib/api/matrix";
+import { createMatrix, listMatrices } from "@/lib/services/matrix";
 import { route } from "@/lib/server/route";
 
 export const dynamic = "force-dynamic";
@@ -16,3 +16,8 @@ export const POST = route({ body: createMatrixSchema, output: createMatrixOutput
   // A plan creates nothing: 200, not 201.
   return "dryRun" in answer ? Response.json(createMatrixOutputSchema.parse(answer), { status: 200 }) : answer;
 });
+
+/** The caller's matrices, newest first (?limit=, 20 by default), or with ?batchId= the one of that batch. */
+export const GET = route({ query: listMatrixQuerySchema, output: matrixListSchema }, ({ caller, query, app }) =>
+  listMatrices(app, { userId: caller.userId, batchId: query.batchId ?? null, limit: query.limit }),
+);
