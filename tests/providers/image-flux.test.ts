@@ -139,6 +139,28 @@ describe("FLUX adapter (Black Forest Labs: submit, poll, download over HTTP)", (
     expect(poller.requests[0].headers["x-key"]).toBeUndefined();
   });
 
+  it("waits out a 429 or 500 while polling instead of failing the paid-for job", async () => {
+    api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
+    poller.enqueue(
+      { status: 429, headers: { "retry-after-ms": "30" }, body: { detail: "Too many requests" } },
+      { status: 502, body: { detail: "Bad gateway" } },
+      readyAnswer(`${delivery.origin}/sample.jpeg`),
+    );
+    delivery.serve(await jpeg());
+    const result = await provider().generate(job());
+    expect(result.images).toHaveLength(1);
+    expect(api.requests).toHaveLength(1);
+    expect(poller.requests).toHaveLength(3);
+  });
+
+  it("fails the job when polling keeps failing", async () => {
+    api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
+    poller.route("GET /v1/get_result", { status: 503, body: { detail: "Service Unavailable" } });
+    const error = await providerErrorOf(provider().generate(job()));
+    expect(error).toMatchObject({ code: "server", statusCode: 503, retryable: true });
+    expect(poller.requests).toHaveLength(6);
+  });
+
   it("reports a moderated request as a content-policy refusal", async () => {
     api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
     poller.enqueue({ body: readJsonFixture("image-flux", "poll-content-moderated.json") });

@@ -165,6 +165,7 @@ describe.each(cases)("$provider image adapter: failures at the wire", (vendor) =
     const error = await providerErrorOf(provider.generate(request({ timeoutMs: 300 })));
     expect(imageErrorKind(error)).toBe("timeout");
     expect(error.retryable).toBe(true);
+    expect(error.message).toContain("did not finish within 0.3 s, the call's timeout.");
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 

@@ -25,6 +25,9 @@ export const MAX_FLUX_DOWNLOAD_BYTES = 40 * 1024 * 1024;
 /** A polling answer is a small JSON object. */
 const MAX_POLL_BYTES = 1024 * 1024;
 
+/** Polls in a row that may fail with a 429, a 5xx or a broken connection before the job fails. */
+const MAX_TRANSIENT_POLL_FAILURES = 5;
+
 const pendingStatuses = new Set(["Pending", "Queued", "Processing"]);
 const moderatedStatuses = new Set(["Request Moderated", "Content Moderated"]);
 
@@ -53,7 +56,7 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
     kind: "image",
 
     generate: (request) =>
-      withCallSignal(request, async (signal) => {
+      withCallSignal(request, "Black Forest Labs", async (signal) => {
         refuseWhatCannotBeMade("flux", request);
         const started = performance.now();
         const context: ErrorContext = { provider: "Black Forest Labs", model: request.model, apiKey: options.apiKey, signal };
@@ -81,16 +84,29 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
         const pollingUrl = checkVendorUrl(task.polling_url, { label: "Black Forest Labs", what: "polling URL", allowPrivate });
 
         let polled: Record<string, unknown>;
+        let transientFailures = 0;
         for (;;) {
-          const answer = await sendImageRequest({
-            url: pollingUrl.href,
-            headers: keyHeader(pollingUrl),
-            fetch: pollFetch,
-            signal,
-            context,
-          }).catch((error: unknown) => {
+          let answer: Awaited<ReturnType<typeof sendImageRequest>>;
+          try {
+            answer = await sendImageRequest({ url: pollingUrl.href, headers: keyHeader(pollingUrl), fetch: pollFetch, signal, context });
+          } catch (error) {
+            // The image is paid for at submission: a poll that hits a 429 or a 5xx waits and polls
+            // again (within the call's timeout) rather than fail the job, whose retry would submit
+            // and pay again. Past a few in a row the host is down, and that is the job's failure.
+            if (
+              isProviderError(error) &&
+              (error.code === "rate_limited" || error.code === "server" || error.code === "network") &&
+              error.retryable
+            ) {
+              transientFailures += 1;
+              if (transientFailures <= MAX_TRANSIENT_POLL_FAILURES) {
+                await pause(error.retryAfterMs ?? pollIntervalMs * 4, signal, context);
+                continue;
+              }
+            }
             throw pollingAuthError(error, pollingUrl, savedOrigin) ?? error;
-          });
+          }
+          transientFailures = 0;
           if (!isRecord(answer.body) || typeof answer.body.status !== "string")
             throw malformed(context, "a polling answer without a status");
           const status = answer.body.status;

@@ -47,7 +47,7 @@ export function createGeminiImageProvider(options: ImageAdapterOptions): ImageMo
     kind: "image",
 
     generate: (request) =>
-      withCallSignal(request, async (signal) => {
+      withCallSignal(request, "Gemini", async (signal) => {
         refuseWhatCannotBeMade("gemini", request);
         const started = performance.now();
         const context: ErrorContext = {

@@ -1,7 +1,7 @@
 import { classifyHttpFailure, rethrowAsProviderError, type ErrorContext } from "../adapters/classify-error";
 import { createGuardedFetch, MAX_IMAGE_RESPONSE_BYTES } from "../adapters/guarded-fetch";
 import { checkBaseUrl } from "../base-url-policy";
-import { ProviderError } from "../provider-error";
+import { isProviderError, ProviderError } from "../provider-error";
 import { ImageProviderError } from "./image-provider-error";
 import { imageJobProblem } from "./job-check";
 import type { ImageAdapterOptions } from "./image-adapter-options";
@@ -18,7 +18,8 @@ export const DEFAULT_IMAGE_TIMEOUT_MS = 180_000;
  * alive for the whole timeout.
  */
 export async function withCallSignal<T>(
-  request: Pick<ImageGenerationRequest, "signal" | "timeoutMs">,
+  request: Pick<ImageGenerationRequest, "signal" | "timeoutMs" | "model">,
+  label: string,
   work: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
@@ -32,6 +33,16 @@ export async function withCallSignal<T>(
   else request.signal.addEventListener("abort", forward, { once: true });
   try {
     return await work(controller.signal);
+  } catch (error) {
+    // Our timer, not the caller, ended it: say how long it was given rather than "aborted".
+    if (isProviderError(error) && error.code === "timeout" && !request.signal.aborted && controller.signal.aborted) {
+      throw new ProviderError({
+        code: "timeout",
+        message: `${label} (${request.model}) did not finish within ${formatSeconds(timeoutMs)}, the call's timeout.`,
+        cause: error,
+      });
+    }
+    throw error;
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener("abort", forward);
@@ -161,6 +172,11 @@ export function definedFields(fields: Record<string, unknown>): Record<string, u
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }
 
 function parseOrText(text: string): unknown {

@@ -33,7 +33,7 @@ export function createOpenAIImageProvider(options: ImageAdapterOptions): ImageMo
     kind: "image",
 
     generate: (request) =>
-      withCallSignal(request, async (signal) => {
+      withCallSignal(request, "OpenAI", async (signal) => {
         refuseWhatCannotBeMade("openai", request);
         const started = performance.now();
         const context: ErrorContext = {

@@ -38,7 +38,7 @@ export function createOpenRouterImageProvider(options: ImageAdapterOptions): Ima
     kind: "image",
 
     generate: (request) =>
-      withCallSignal(request, async (signal) => {
+      withCallSignal(request, "OpenRouter", async (signal) => {
         refuseWhatCannotBeMade("openrouter", request);
         const started = performance.now();
         const context: ErrorContext = {
