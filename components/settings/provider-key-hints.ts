@@ -26,6 +26,8 @@ const HINTS: Record<string, ProviderKeyHints> = {
     baseUrlPlaceholder: "https://generativelanguage.googleapis.com/v1beta",
     testModel: "gemini-2.0-flash",
   },
+  // Image models only (batch runs): no text model to test a key with.
+  flux: { keyPlaceholder: "Black Forest Labs API key", baseUrlPlaceholder: "https://api.bfl.ai", testModel: "" },
   ollama: { keyPlaceholder: "Only behind a proxy", baseUrlPlaceholder: "http://localhost:11434", testModel: "llama3.2" },
   "openai-compatible": {
     keyPlaceholder: "If the server asks for one",
