@@ -181,12 +181,16 @@ export const createMatrixOutputSchema = z.union([
 ]);
 export type CreateMatrixOutput = z.infer<typeof createMatrixOutputSchema>;
 
-/** Path parameters of GET /api/v1/matrix/{id}/comparisons/{name}.md: a comparison's folder name, or index. */
+/**
+ * Path parameters of GET /api/v1/matrix/{id}/comparisons/{name}.md: a comparison's folder name,
+ * or index. A folder name carries a model's name (ollama/llama3:8b is ollama-llama3:8b), so any
+ * character but a path separator is taken; the name is only ever compared with the batch's own.
+ */
 export const matrixComparisonParamsSchema = idParams("matrix").extend({
   name: z
     .string()
-    .max(500)
-    .regex(/^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._@-]*\.md$/, "name is a comparison's name ending in .md (or index.md)"),
+    .max(1000)
+    .regex(/^(?!.*\.\.)[^/\\\u0000-\u001f]+\.md$/, "name is a comparison's name ending in .md (or index.md)"),
 });
 
 /** The most matrices GET /api/v1/matrix answers at once. */

@@ -125,6 +125,21 @@ describe("the matrix API", () => {
     expect(model).toContain("**Transcript**: interview-02");
   });
 
+  it("serves a comparison whose folder carries a model name with a colon, a failed eval shown with its error", async () => {
+    const detail = await runToEnd({ ...BODY, models: ["mock/echo", "mock/llama3:8b"], inputs: [BODY.inputs[1]] });
+    const failed = detail.evals.filter((one) => one.model === "mock/llama3:8b");
+    expect(failed.map((one) => one.status)).toEqual(["error", "error"]);
+    const folder = detail.comparisons.find((name) => name.endsWith("_prompt_interview-02_mock-llama3:8b"))!;
+    expect(folder).toBeDefined();
+    const prompts = await comparison(detail.matrix.id, `${folder}.md`);
+    expect(prompts.status).toBe(200);
+    expect(await prompts.text()).toContain(failed[0].error!);
+    const models = await (
+      await comparison(detail.matrix.id, `${detail.comparisons.find((name) => name.endsWith("_model_interview-02_v1"))}.md`)
+    ).text();
+    expect(models).toContain("## Model: mock/llama3:8b");
+  });
+
   it("answers 404 for a comparison that is not one and 400 for a name that could leave its folder", async () => {
     const id = finishedRun!.matrix.id;
     expect((await comparison(id, "20990101_000000_prompt_x_y.md")).status).toBe(404);
