@@ -190,7 +190,8 @@ export const matrixComparisonParamsSchema = idParams("matrix").extend({
   name: z
     .string()
     .max(1000)
-    .regex(/^(?!.*\.\.)[^/\\\u0000-\u001f]+\.md$/, "name is a comparison's name ending in .md (or index.md)"),
+    .regex(/^(?!.*\.\.)[^/\\]+\.md$/, "name is a comparison's name ending in .md (or index.md)")
+    .refine((name) => !/\p{Cc}/u.test(name), "name holds a control character"),
 });
 
 /** The most matrices GET /api/v1/matrix answers at once. */
