@@ -7,6 +7,7 @@ import { usePathname } from "next/navigation";
 const NAV_LINKS = [
   { href: "/", label: "Workbench", section: "/" },
   { href: "/experiments", label: "Experiments", section: "/experiments" },
+  { href: "/evals", label: "Evals", section: "/evals" },
   { href: "/settings/keys", label: "Settings", section: "/settings" },
 ] as const;
 
