@@ -384,6 +384,32 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       });
       expect(detail.evals).toHaveLength(1);
       expect(detail.evals[0].prompt).toBe("saved-summary@v1");
+      expect(detail.evals[0].output).toContain("Saved: An interview without a heading.");
+
+      // Once the prompt has run, each version is the text that run used, whatever the prompt says now.
+      await asUser(test.db, userA, async (tx) => {
+        const { rows } = await tx.query<{ id: string }>("select id from prompts where name = 'saved-summary'");
+        await tx.query(
+          "insert into prompt_versions (prompt_id, version, name, text, text_hash) values ($1, 2, 'saved-summary', 'Second: {{input}}', 'h2')",
+          [rows[0].id],
+        );
+        await tx.query(
+          "update prompts set text = 'Edited since: {{input}}', version_counter = 3, last_run_text_hash = 'h2' where id = $1",
+          [rows[0].id],
+        );
+      });
+      const second = await runToEnd(test.db, userA, {
+        prompts: [{ version: "saved-summary@v2" }],
+        models: ["mock/echo"],
+        inputs: [INPUTS[1]],
+      });
+      expect(second.evals[0].output).toContain("Second: An interview without a heading.");
+      const gone = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ prompts: [{ version: "saved-summary@v1" }], dryRun: true }) },
+      ).catch((caught: unknown) => caught);
+      // v1 was never run and the prompt has changed since: there is no v1 text to use.
+      expect(gone).toBeInstanceOf(NotFoundError);
       const missing = await createMatrix(
         { db: test.db },
         { userId: userB, input: request({ prompts: [{ version: "saved-summary@v1" }] }) },
