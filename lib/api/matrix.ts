@@ -50,6 +50,31 @@ export const matrixInputSchema = envelope({
   text: z.string().max(MAX_MATRIX_FILE_CHARS, `an input may hold at most ${MAX_MATRIX_FILE_CHARS.toLocaleString("en-US")} characters`),
 });
 
+/** The most metrics one matrix scores by. */
+export const MAX_MATRIX_METRICS = 10;
+
+const bound = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().default(null);
+const threshold = z.number().min(0).max(1).nullable().default(null);
+
+/** An eval metric a matrix can score without an expected output, with the eval spec's keys and defaults. */
+export const matrixMetricSchema = z.discriminatedUnion("type", [
+  envelope({
+    type: z.literal("response_length"),
+    min_words: bound,
+    max_words: bound,
+    min_chars: bound,
+    max_chars: bound,
+    threshold,
+  }),
+  envelope({
+    type: z.literal("llm_judge"),
+    criteria: z.string().trim().min(1).max(20_000),
+    model: z.string().trim().min(1).max(200).nullable().default(null),
+    threshold,
+  }),
+]);
+export type MatrixMetricInput = z.infer<typeof matrixMetricSchema>;
+
 /** A subset as the command's flags write it ("v1,v2"), or as a list. */
 const subsetList = z.union([z.string().max(20_000), z.array(z.string().max(200)).max(MAX_MATRIX_INPUTS)]);
 
@@ -84,6 +109,12 @@ export const createMatrixSchema = envelope({
       .max(MAX_MATRIX_FILE_CHARS, `the grader prompt may hold at most ${MAX_MATRIX_FILE_CHARS.toLocaleString("en-US")} characters`),
     model: z.string().trim().min(1).max(200).optional(),
   }).optional(),
+  /**
+   * Score each output by eval metrics (specs/eval-config.md) that need no expected output:
+   * response_length (its bounds) and llm_judge (its criteria, judged by its model, else the
+   * eval's own). A matrix takes a grader or metrics, not both.
+   */
+  metrics: z.array(matrixMetricSchema).min(1).max(MAX_MATRIX_METRICS).optional(),
   /** Calls at once: the spec's 3 by default, enforced where the workers claim cells. */
   concurrency: z.number().int().min(1).max(256).default(3),
   /** Stop starting calls once this many US dollars are spent or in flight (the engine's budget). */
@@ -160,6 +191,8 @@ export const matrixEvalSchema = z.strictObject({
   durationSeconds: z.number().nullable(),
   /** The grader's grade from 0 to 1, with a grader; null without one, before it graded, or when it could not. */
   grade: z.number().nullable(),
+  /** With metrics: each metric's score by name (a judge that could not score is absent), whether all reached their threshold, and which did not. */
+  metricScores: z.strictObject({ scores: z.record(z.string(), z.number()), passed: z.boolean(), failing: z.array(z.string()) }).nullable(),
   /** Why the grader gave no grade (its call failed, or its answer had none). */
   graderError: z.string().nullable(),
 });

@@ -2,6 +2,7 @@ import type { CreateMatrixInput, MatrixPlanResponse, MatrixSummary } from "@/lib
 import { hashText } from "@/lib/core/cache-key";
 import type { Price } from "@/lib/core/cost";
 import { formatConfigProblem } from "@/lib/core/eval/config";
+import type { MetricConfig } from "@/lib/core/eval/metrics";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
 import { batchId } from "@/lib/core/matrix/ids";
 import { resolveMatrixModel, type MatrixModel } from "@/lib/core/matrix/model-aliases";
@@ -14,7 +15,7 @@ import { findSavedPromptVersion } from "@/lib/db/matrix/find-saved-prompt-versio
 import { getMatrixRun, type StoredMatrixRun } from "@/lib/db/matrix/get-matrix-run";
 import { insertMatrixCells } from "@/lib/db/matrix/insert-matrix-cells";
 import { insertMatrixInputs } from "@/lib/db/matrix/insert-matrix-inputs";
-import type { MatrixEstimate, MatrixInput, MatrixInputRow, MatrixPlan } from "@/lib/db/matrix/matrix-plan";
+import type { MatrixEstimate, MatrixInput, MatrixInputRow, MatrixMetrics, MatrixPlan } from "@/lib/db/matrix/matrix-plan";
 import { priceBook } from "@/lib/db/pricing/pricing";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
@@ -56,6 +57,8 @@ export interface CheckedMatrix {
   inputs: MatrixInputRow[];
   /** The grader's prompt and model (null: each eval's own model grades it); null without a grader. */
   grader: { text: string; model: MatrixModel | null } | null;
+  /** The metrics each output is scored by; null without metrics. */
+  metrics: MatrixMetrics | null;
 }
 
 const SAVED_VERSION = /^(.+)@v(\d+)$/;
@@ -146,6 +149,7 @@ export function checkMatrix(
   // The rendered prompts of the first model are every prompt x input pair once.
   const firstModel = plan.tasks.filter((task) => task.model.name === models[0].name);
   const rendered = new Map(firstModel.map((task) => [`${task.promptVersion}\u0000${task.inputId}`, task]));
+  const metrics = input.metrics ? checkMetrics(input, providerIds) : null;
   const rows: MatrixInputRow[] = inputs.map((item) => ({
     id: item.id,
     title: inputTitle(item),
@@ -154,6 +158,7 @@ export function checkMatrix(
       const task = rendered.get(`${prompt.version}\u0000${item.id}`)!;
       return { input: task.prompt, system: task.system };
     }),
+    ...(metrics ? { metrics } : {}),
   }));
   const lengths = firstModel.map((task) => task.prompt.length + (task.system?.length ?? 0));
   checkRenderedSize({ field: "inputs", rowField: null, rowLengths: lengths, columns: models.length, trials: 1 }, limits);
@@ -183,7 +188,32 @@ export function checkMatrix(
     models,
     inputs: rows,
     grader: input.grader ? checkGrader(input.grader, providerIds, limits) : null,
+    metrics,
   };
+}
+
+/**
+ * A matrix's metrics as the eval spec names and fills them (the first of a type is named by it,
+ * the next response_length_2, ...), each llm_judge's own model routed like the matrix's models.
+ * A matrix grades by a grader or by metrics, not both: both would write the cell's grader figures.
+ */
+function checkMetrics(input: CreateMatrixInput, providerIds: readonly string[]): MatrixMetrics {
+  if (input.grader) throw new InvalidInputError("Give a grader or metrics, not both.", "metrics");
+  const counts = new Map<string, number>();
+  const judges: MatrixMetrics["judges"] = {};
+  const configs = (input.metrics ?? []).map((metric, index): MetricConfig => {
+    const count = (counts.get(metric.type) ?? 0) + 1;
+    counts.set(metric.type, count);
+    const name = count === 1 ? metric.type : `${metric.type}_${count}`;
+    if (metric.type === "response_length") return { ...metric, name };
+    if (metric.model !== null) {
+      const resolved = resolveMatrixModel(metric.model, providerIds);
+      if (!resolved.ok) throw new InvalidInputError(resolved.error, `metrics.${index}.model`);
+      judges[name] = { provider: resolved.model.provider, model: resolved.model.model };
+    }
+    return { ...metric, name };
+  });
+  return { configs, judges };
 }
 
 /**
@@ -277,6 +307,7 @@ export async function createMatrix(
       inputs: checked.inputs.map(({ id, title }): MatrixInput => ({ id, title })),
       comparisons: input.comparisons,
       grader: checked.grader ? { model: checked.grader.model?.name ?? null } : null,
+      metrics: checked.metrics ? checked.metrics.configs.map(({ name, type }) => ({ name, type })) : null,
       estimate,
     };
     const promptVersionIds: string[] = [];

@@ -2,12 +2,16 @@ import { retryDelayMs } from "@/lib/core/backoff";
 import { cacheKey, hashText } from "@/lib/core/cache-key";
 import { computeCost } from "@/lib/core/cost";
 import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
+import { EVAL_DEFAULTS } from "@/lib/core/eval/config";
+import { judgePrompt, mockJudgeAnswer, parseJudgeAnswer, scoreLocalMetric } from "@/lib/core/eval/metrics";
+import { judgeResult } from "@/lib/core/eval/pass-rule";
 import { parseGrade } from "@/lib/core/parse-grade";
+import { estimateTokens } from "@/lib/core/tokens";
 import { renderTemplate } from "@/lib/core/template";
 import { MOCK_PROVIDER } from "@/lib/core/eval/model-route";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
-import type { MatrixInputRow } from "@/lib/db/matrix/matrix-plan";
+import type { MatrixInputRow, MatrixMetrics } from "@/lib/db/matrix/matrix-plan";
 import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
 import type { ExecuteCellDeps } from "./execute-cell";
@@ -71,7 +75,7 @@ export async function executeMatrixCell(
     // A hit costs nothing now; its original tokens and duration stay for comparison.
     return {
       ...base,
-      ...(await gradeMatrixCell(deps, settings, cell, hit.outputRaw)),
+      ...(await gradeMatrixCell(deps, settings, cell, { input: rendered.input, output: hit.outputRaw })),
       status: "ok",
       outputRaw: hit.outputRaw,
       tokensIn: hit.tokensIn,
@@ -104,7 +108,7 @@ export async function executeMatrixCell(
     const latencyMs = deps.now() - started;
     return {
       ...base,
-      ...(await gradeMatrixCell(deps, settings, cell, answer.text)),
+      ...(await gradeMatrixCell(deps, settings, cell, { input: rendered.input, output: answer.text })),
       status: warnings.length > 0 ? "warning" : "ok",
       outputRaw: answer.text,
       tokensIn: answer.tokensIn,
@@ -144,7 +148,7 @@ function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutM
   throw caught;
 }
 
-/** The grader's part of a cell result. */
+/** The grader's part of a cell result, and the metrics' scores. */
 type Graded = Pick<
   CellResult,
   | "graderStatus"
@@ -155,6 +159,7 @@ type Graded = Pick<
   | "graderTokensOut"
   | "graderCostUsd"
   | "graderError"
+  | "metricScores"
 >;
 
 /**
@@ -165,9 +170,15 @@ type Graded = Pick<
  * for, is never asked for again. Its tokens and cost are the cell's grader figures, so they count
  * in every total and in the budget.
  */
-async function gradeMatrixCell(deps: ExecuteCellDeps, settings: RunSettings, cell: ClaimedCell, output: string): Promise<Graded> {
-  if (!settings.graderText) return {};
+async function gradeMatrixCell(
+  deps: ExecuteCellDeps,
+  settings: RunSettings,
+  cell: ClaimedCell,
+  { input, output }: { input: string; output: string },
+): Promise<Graded> {
   const row = cell.variables as unknown as MatrixInputRow;
+  if (row.metrics) return scoreMatrixMetrics(deps, settings, cell, row.metrics, { input, output });
+  if (!settings.graderText) return {};
   const target = settings.graderModel ?? { provider: cell.provider, model: cell.model };
   const variables = { output, input: row.text ?? "", transcript: row.text ?? "", input_id: row.id ?? "" };
   const prompt = renderTemplate(settings.graderText, variables).text;
@@ -206,3 +217,89 @@ async function gradeMatrixCell(deps: ExecuteCellDeps, settings: RunSettings, cel
     return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
   }
 }
+
+// A judge explains in a few sentences and ends with its score line; as the eval cells allow.
+const JUDGE_MAX_TOKENS = 1024;
+
+/**
+ * Scores one answer by the matrix's metrics as an eval cell is scored (specs/eval-config.md):
+ * response_length here, each llm_judge by a call to its judge (its own model, else the eval's;
+ * a mock judge answers with mockJudgeAnswer, keyless), whose answer ends in `SCORE: <0 to 1>`;
+ * then the pass rule with the eval spec's default threshold. The judges' answers, tokens and cost
+ * are the cell's grader figures; a judge that fails or gives no score leaves its metric unscored
+ * (so the output does not pass) and says why.
+ */
+async function scoreMatrixMetrics(
+  deps: ExecuteCellDeps,
+  settings: RunSettings,
+  cell: ClaimedCell,
+  metrics: MatrixMetrics,
+  graded: { input: string; output: string },
+): Promise<Graded> {
+  const scores: Record<string, number> = {};
+  const answers: string[] = [];
+  const errors: string[] = [];
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let cost: number | null = 0;
+  let judged = false;
+  for (const metric of metrics.configs) {
+    if (metric.type !== "llm_judge") {
+      scores[metric.name] = scoreLocalMetric(metric, graded.output, NO_EXPECTED_OUTPUT);
+      continue;
+    }
+    judged = true;
+    const target = metrics.judges[metric.name] ?? { provider: cell.provider, model: cell.model };
+    const prompt = judgePrompt({ criteria: metric.criteria, ...graded });
+    let text: string;
+    if (target.provider === MOCK_PROVIDER) {
+      text = mockJudgeAnswer({ model: target.model, criteria: metric.criteria, ...graded });
+      tokensIn += estimateTokens(prompt);
+      tokensOut += estimateTokens(text);
+    } else {
+      const timeout = AbortSignal.timeout(settings.timeoutMs);
+      try {
+        const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
+        const answer = await provider.generate({
+          model: target.model,
+          prompt,
+          params: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
+          variables: {},
+          purpose: "grade",
+          signal: AbortSignal.any([timeout, deps.stopSignal]),
+        });
+        text = answer.text;
+        tokensIn += answer.tokensIn ?? 0;
+        tokensOut += answer.tokensOut ?? 0;
+        const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
+        const spent = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
+        cost = cost === null || spent === null ? null : cost + spent;
+      } catch (caught) {
+        const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
+        errors.push(`${metric.name}: the judge ${target.provider}/${target.model} failed (${error.code}: ${error.message})`);
+        continue;
+      }
+    }
+    answers.push(metrics.configs.length > 1 ? `[${metric.name}]\n${text}` : text);
+    const verdict = parseJudgeAnswer(text);
+    if (verdict.ok) scores[metric.name] = verdict.score;
+    else errors.push(`${metric.name}: ${verdict.error}`);
+  }
+  const verdict = judgeResult({ metrics: scores, error: null }, metrics.configs, EVAL_DEFAULTS.evaluation_threshold);
+  return {
+    metricScores: { scores, passed: verdict.passed, failing: verdict.failing },
+    ...(judged
+      ? {
+          graderStatus: errors.length === 0 ? "ok" : "error",
+          graderOutputRaw: answers.join("\n\n"),
+          graderTokensIn: tokensIn,
+          graderTokensOut: tokensOut,
+          graderCostUsd: cost,
+          graderError: errors.length > 0 ? errors.join("\n") : null,
+        }
+      : {}),
+  };
+}
+
+/** A matrix's inputs have no expected output: only the metrics that need none are allowed (lib/api/matrix.ts). */
+const NO_EXPECTED_OUTPUT = { expected_contains: [], expected_not_contains: [], expected_output: null };

@@ -10,6 +10,7 @@ import { GET as getSummaryRoute } from "@/app/api/v1/matrix/[id]/summary.json/ro
 import { POST as postMatrix } from "@/app/api/v1/matrix/route";
 import { createMatrixSchema, type MatrixDetail } from "@/lib/api/matrix";
 import { readAccessConfig } from "@/lib/auth/access-config";
+import { countWords, mockJudgeAnswer, parseJudgeAnswer } from "@/lib/core/eval/metrics";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { AppContext } from "@/lib/server/context";
@@ -206,6 +207,38 @@ describe("the matrix API", () => {
     expect((await listMatrixRoute(new Request("http://test/api/v1/matrix?batchId=../x"))).status).toBe(400);
     const none = await listMatrixRoute(new Request("http://test/api/v1/matrix?batchId=19990101_000000_matrix"));
     expect(((await none.json()) as { matrices: unknown[] }).matrices).toEqual([]);
+  });
+
+  it("scores each output by eval metrics: response_length here, llm_judge by the (mock) judge, and the pass rule", async () => {
+    const detail = await runToEnd({
+      ...BODY,
+      models: ["mock/echo"],
+      prompts: [BODY.prompts[0]],
+      inputs: [BODY.inputs[1]],
+      metrics: [
+        { type: "response_length", max_words: 400 },
+        { type: "response_length", max_words: 2 },
+        { type: "llm_judge", criteria: "Is it a faithful summary?" },
+      ],
+    });
+    const [only] = detail.evals;
+    const output = only.output!;
+    expect(countWords(output)).toBeGreaterThan(2);
+    const judged = parseJudgeAnswer(
+      mockJudgeAnswer({ model: "echo", criteria: "Is it a faithful summary?", input: "Summarize:\n\nAn interview.", output }),
+    );
+    if (!judged.ok) throw new Error(judged.error);
+    expect(only.metricScores).toEqual({
+      scores: { response_length: 1, response_length_2: 0, llm_judge: judged.score },
+      passed: false,
+      failing: judged.score >= 0.5 ? ["response_length_2"] : ["response_length_2", "llm_judge"],
+    });
+
+    const both = await post({ ...BODY, metrics: [{ type: "llm_judge", criteria: "x" }], grader: { text: "{{output}}" } });
+    expect(both.status).toBe(400);
+    expect(((await both.json()) as { error: { message: string } }).error.message).toBe("Give a grader or metrics, not both.");
+    // contains and exact_match need an expected output, which a matrix's inputs do not have.
+    expect((await post({ ...BODY, metrics: [{ type: "contains" }] })).status).toBe(400);
   });
 
   it("answers a dry run with 200 and the plan, and creates nothing", async () => {

@@ -20,6 +20,7 @@ export interface MatrixCell {
   finishedAt: string | null;
   grade: number | null;
   graderError: string | null;
+  metricScores: { scores: Record<string, number>; passed: boolean; failing: string[] } | null;
 }
 
 /** Every cell of a matrix run of the calling user's, by prompt version, model and input. */
@@ -42,10 +43,11 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     finished_at: Date | string | null;
     grade: number | null;
     grader_error: string | null;
+    metric_scores: MatrixCell["metricScores"];
   }>(
     `select c.variant, c.column_index, c.row_index, c.status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
             c.output_raw, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
-            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error
+            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
@@ -71,5 +73,6 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
     grade: row.grade,
     graderError: row.grader_error,
+    metricScores: row.metric_scores,
   }));
 }

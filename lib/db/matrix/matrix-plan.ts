@@ -1,3 +1,4 @@
+import type { MetricConfig } from "@/lib/core/eval/metrics";
 import type { MatrixModel } from "@/lib/core/matrix/model-aliases";
 
 export type { MatrixModel };
@@ -54,6 +55,8 @@ export interface MatrixPlan {
   comparisons: boolean;
   /** The grader's model as the request named it (null: each eval's own model grades it); null without a grader. */
   grader?: { model: string | null } | null;
+  /** The metrics' names and types, when it scores by metrics. */
+  metrics?: Array<{ name: string; type: string }> | null;
   estimate: MatrixEstimate;
 }
 
@@ -67,4 +70,12 @@ export interface MatrixInputRow {
   title: string;
   text: string;
   rendered: Array<{ input: string; system: string | null }>;
+  /** The matrix's metrics, when it scores by them (the worker reads them here, with the input). */
+  metrics?: MatrixMetrics | null;
+}
+
+/** The eval metrics a matrix scores each output by, and where each llm_judge with its own model is sent. */
+export interface MatrixMetrics {
+  configs: MetricConfig[];
+  judges: Record<string, { provider: string; model: string }>;
 }
