@@ -130,6 +130,17 @@ describe("FLUX adapter (Black Forest Labs: submit, poll, download over HTTP)", (
     expect(delivery.requests[0].headers["x-key"]).toBeUndefined();
   });
 
+  it("polls the saved host's get_result when the answer names no polling URL, and takes a base URL with /v1", async () => {
+    api.enqueue({ body: { id: "legacy-1" } }, readyAnswer(`${delivery.origin}/sample.jpeg`));
+    delivery.serve(await jpeg());
+    const legacy = imageProviderFactories.flux.create({ apiKey: TEST_API_KEY, baseURL: `${api.origin}/v1/` }, { pollIntervalMs: 10 });
+    await legacy.generate(job());
+    expect(api.requests.map((request) => [request.path, request.query.get("id"), request.headers["x-key"]])).toEqual([
+      ["/v1/flux-2-flex", null, TEST_API_KEY],
+      ["/v1/get_result", "legacy-1", TEST_API_KEY],
+    ]);
+  });
+
   it("says how to fix a polling host that wants the key it was not sent", async () => {
     api.enqueue(submitAnswer(`${poller.origin}/v1/get_result?id=abc`));
     poller.enqueue({ status: 403, body: { detail: "Not authenticated" } });

@@ -46,7 +46,9 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
   const submitFetch = imageFetch(options, "Black Forest Labs", MAX_POLL_BYTES);
   const pollFetch = imageFetch(options, "Black Forest Labs (polling URL)", MAX_POLL_BYTES);
   const downloadFetch = imageFetch(options, "Black Forest Labs (result URL)", options.maxDownloadBytes ?? MAX_FLUX_DOWNLOAD_BYTES);
-  const savedOrigin = new URL(options.baseURL).origin;
+  // People paste the API root with or without its version: https://api.bfl.ai or .../v1.
+  const root = options.baseURL.replace(/\/+$/, "").replace(/\/v1$/, "");
+  const savedOrigin = new URL(root).origin;
   const allowPrivate = options.allowPrivateAddresses !== false;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const keyHeader = (url: URL): Record<string, string> => (options.apiKey && url.origin === savedOrigin ? { "x-key": options.apiKey } : {});
@@ -69,7 +71,7 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
         };
         if (request.quality) warnings.push(`FLUX has no quality setting: quality "${request.quality}" was not sent.`);
         if (request.background) warnings.push(`FLUX has no background setting: background "${request.background}" was not sent.`);
-        const endpoint = `${options.baseURL}/v1/${encodeURIComponent(request.model)}`;
+        const endpoint = `${root}/v1/${encodeURIComponent(request.model)}`;
         const submitted = await sendImageRequest({
           url: endpoint,
           method: "POST",
@@ -81,7 +83,11 @@ export function createFluxImageProvider(options: ImageAdapterOptions): ImageMode
         });
         const task = submitted.body;
         if (!isRecord(task) || typeof task.id !== "string") throw malformed(context, "a submission answer without an id");
-        const pollingUrl = checkVendorUrl(task.polling_url, { label: "Black Forest Labs", what: "polling URL", allowPrivate });
+        // An answer without polling_url (BFL's API before regional endpoints) is polled at the saved host.
+        const pollingUrl =
+          task.polling_url === undefined
+            ? new URL(`${root}/v1/get_result?id=${encodeURIComponent(task.id)}`)
+            : checkVendorUrl(task.polling_url, { label: "Black Forest Labs", what: "polling URL", allowPrivate });
 
         let polled: Record<string, unknown>;
         let transientFailures = 0;
