@@ -138,6 +138,17 @@ export function checkMatrix(
   // Every prompt version on every model for every input, counted before anything is rendered.
   checkCellCount({ field: "inputs", rows: inputs.length, columns: models.length * chosenSources.length, trials: 1 }, limits);
   const prompts = chosenSources.map((source) => readPrompt(source, limits));
+  // Bounded before rendering: a prompt of a thousand {{input}} over a 2 MB input would render to 2 GB.
+  checkRenderedSize(
+    {
+      field: "inputs",
+      rowField: null,
+      rowLengths: prompts.flatMap((prompt) => inputs.map((item) => renderedBound(prompt, item))),
+      columns: models.length,
+      trials: 1,
+    },
+    limits,
+  );
   const plan = planMatrix({
     prompts,
     models,
@@ -249,6 +260,18 @@ function checkGrader(
 
 /** What a matrix's grader prompt is filled with (execute-matrix-cell.ts). */
 const GRADER_VARIABLES = ["output", "input", "transcript", "input_id"];
+
+/**
+ * At least as long as the prompt rendered with the input: the template and system text, plus the
+ * input's text for every place that could be an {{input}} or {{transcript}} (either syntax; a
+ * literal {input} in a .txt counts too), plus its id for every {{input_id}}.
+ */
+function renderedBound(prompt: MatrixPromptVersion, item: { id: string; text: string }): number {
+  const template = prompt.text + (prompt.system ?? "");
+  const texts = template.match(/\{\s*(?:input|transcript)\s*\}/g)?.length ?? 0;
+  const ids = template.match(/\{\s*input_id\s*\}/g)?.length ?? 0;
+  return template.length + texts * item.text.length + ids * item.id.length;
+}
 
 function readPrompt(source: PromptSource, limits: RunLimits): MatrixPromptVersion {
   checkPromptSize({ field: "prompts", what: `prompt version ${source.version}`, length: source.text.length }, limits);

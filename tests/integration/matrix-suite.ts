@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMatrixSchema, type CreateMatrixRequest, type MatrixDetail } from "@/lib/api/matrix";
 import { batchTimestampOf } from "@/lib/core/matrix/ids";
 import type { Database } from "@/lib/db/database";
-import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
+import { InvalidInputError, NotFoundError, TooLargeError } from "@/lib/engine/errors";
+import { defaultRunLimits } from "@/lib/engine/run-limits";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
@@ -371,6 +372,26 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(error).toBeInstanceOf(InvalidInputError);
       expect((error as Error).message).toContain("{{style}}");
       expect(await count()).toBe(before);
+    });
+
+    it("refuses a matrix whose prompts would render past the run limits, counted before rendering", async (context) => {
+      if (!test) return context.skip();
+      // 1,000 places for a 1,000,000-character input: 1e9 characters, past what a string can hold,
+      // so only a count made before rendering answers with the limit.
+      const input = request({
+        prompts: [{ version: "v1", text: "{{input}}".repeat(1000) }],
+        inputs: [{ id: "long", text: "x".repeat(1_000_000) }],
+      });
+      const error = await createMatrix({ db: test.db }, { userId: userA, input }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TooLargeError);
+      expect((error as Error).message).toMatch(/the limit is [\d,]+ characters per cell/);
+      const limits = { ...defaultRunLimits, maxRenderedCharsPerCell: 5_000 };
+      const fits = request({
+        prompts: [{ version: "v1", text: "{{input}} ".repeat(10) }],
+        inputs: [{ id: "long", text: "x".repeat(100) }],
+        dryRun: true,
+      });
+      expect(await createMatrix({ db: test.db, limits }, { userId: userA, input: fits })).toHaveProperty("plan");
     });
 
     it("uses a prompt saved in the app as name@vN", async (context) => {
