@@ -159,6 +159,11 @@ export const matrixPlanSchema = z.strictObject({
   inputs: z.array(z.string()),
   evals: z.number().int(),
   estimate: matrixEstimateSchema,
+  /**
+   * More than 100 evals: the spec asks "This will run 120 evals. Estimated cost: $X. Continue? [y/N]"
+   * before it runs (confirmationQuestion in lib/core/matrix/plan-matrix.ts words it).
+   */
+  needsConfirmation: z.boolean(),
 });
 export type MatrixPlanResponse = z.infer<typeof matrixPlanSchema>;
 

@@ -6,7 +6,7 @@ import type { MetricConfig } from "@/lib/core/eval/metrics";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
 import { batchId } from "@/lib/core/matrix/ids";
 import { resolveMatrixModel, type MatrixModel } from "@/lib/core/matrix/model-aliases";
-import { inputTitle, planMatrix, type MatrixPromptVersion } from "@/lib/core/matrix/plan-matrix";
+import { CONFIRMATION_THRESHOLD, inputTitle, planMatrix, type MatrixPromptVersion } from "@/lib/core/matrix/plan-matrix";
 import { selectSubset, type SubsetFlag } from "@/lib/core/matrix/select-subset";
 import { detectVariables } from "@/lib/core/template";
 import { asUser } from "@/lib/db/as-user";
@@ -186,6 +186,7 @@ export function checkMatrix(
       models: plan.models,
       inputs: plan.inputs,
       evals: plan.totals.evals,
+      needsConfirmation: plan.needsConfirmation,
       estimate: {
         models: plan.perModel,
         inputTokens: plan.totals.inputTokens,
@@ -408,6 +409,7 @@ export function toMatrixSummary(stored: StoredMatrixRun): MatrixSummary {
       models: plan.models.map((model) => model.name),
       inputs: plan.inputs.map((item) => item.id),
       evals,
+      needsConfirmation: evals > CONFIRMATION_THRESHOLD,
       estimate: plan.estimate,
     },
     counts: stored.counts,

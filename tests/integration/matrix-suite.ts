@@ -183,7 +183,19 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       expect(await count()).toBe(before);
       if (!("plan" in answer)) throw new Error("expected a plan");
       const { plan } = answer;
-      expect(plan).toMatchObject({ prompts: ["v1", "v2"], models: ["llama-3.3-70b", "groq/unpriced-model"], evals: 8 });
+      expect(plan).toMatchObject({
+        prompts: ["v1", "v2"],
+        models: ["llama-3.3-70b", "groq/unpriced-model"],
+        evals: 8,
+        needsConfirmation: false,
+      });
+      // Above 100 evals the spec asks first: 2 versions x 1 model x 51 inputs is 102.
+      const many = Array.from({ length: 51 }, (_, n) => ({ id: `input-${n}`, text: `text ${n}` }));
+      const big = await createMatrix(
+        { db: test.db },
+        { userId: userA, input: request({ models: ["mock/echo"], inputs: many, dryRun: true }) },
+      );
+      expect("plan" in big && big.plan).toMatchObject({ evals: 102, needsConfirmation: true });
       const [llama, unpriced] = plan.estimate.models;
       expect(llama).toMatchObject({ model: "llama-3.3-70b", evals: 4 });
       expect(llama.inputTokens).toBeGreaterThan(0);
