@@ -100,9 +100,12 @@ export function EvalGrid({
                       <button
                         type="button"
                         onClick={() => onOpen({ run, result })}
-                        aria-label={`${row.name}${summary.repeat > 1 ? ` trial ${row.trial}` : ""}, ${run.prompt_name} on ${run.model}: ${resultVerdict(result)}. Open the result`}
                         className="flex w-full flex-col items-start gap-1 rounded-md px-1.5 py-1 text-left hover:bg-zinc-50 focus-visible:bg-zinc-50"
                       >
+                        <span className="sr-only">
+                          {row.name}
+                          {summary.repeat > 1 ? ` trial ${row.trial}` : ""}, {run.prompt_name} on {run.model}:{" "}
+                        </span>
                         <VerdictBadge result={result} />
                         {result.error !== null ? (
                           <span className="line-clamp-2 text-xs text-amber-900">{result.error}</span>
