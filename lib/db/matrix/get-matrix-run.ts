@@ -13,31 +13,32 @@ export interface StoredMatrixRun {
   finishedAt: string | null;
 }
 
-/** One matrix run of the calling user's (RLS decides), or null: another user's is not there. */
-export async function getMatrixRun(tx: Queryable, { id }: { id: string }): Promise<StoredMatrixRun | null> {
-  const { rows } = await tx.query<{
-    id: string;
-    status: StoredMatrixRun["status"];
-    plan: MatrixPlan;
-    cells: number;
-    counts: StoredMatrixRun["counts"];
-    created_at: Date | string;
-    started_at: Date | string | null;
-    finished_at: Date | string | null;
-  }>(
-    `select r.id, r.status, r.config -> 'matrix' as plan, r.created_at, r.started_at, r.finished_at,
+type StoredRow = {
+  id: string;
+  status: StoredMatrixRun["status"];
+  plan: MatrixPlan;
+  cells: number;
+  counts: StoredMatrixRun["counts"];
+  created_at: Date | string;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+};
+
+/**
+ * A matrix run's columns with its cell counts, for the runs a caller's where clause picks (RLS
+ * decides whose: another user's are not there). One statement however many runs it answers.
+ */
+export const MATRIX_RUN_COLUMNS = `r.id, r.status, r.config -> 'matrix' as plan, r.created_at, r.started_at, r.finished_at,
             (select count(*)::int from run_cells c where c.run_id = r.id) as cells,
             (select json_build_object(
                       'pending', count(*) filter (where c.status in ('queued', 'running')),
                       'ok', count(*) filter (where c.status = 'ok'),
                       'warning', count(*) filter (where c.status = 'warning'),
                       'error', count(*) filter (where c.status not in ('queued', 'running', 'ok', 'warning')))
-               from run_cells c where c.run_id = r.id) as counts
-       from runs r where r.kind = 'matrix' and r.id = $1`,
-    [id],
-  );
-  const row = rows[0];
-  if (!row) return null;
+               from run_cells c where c.run_id = r.id) as counts`;
+
+/** A row of MATRIX_RUN_COLUMNS as a StoredMatrixRun. */
+export function toStoredMatrixRun(row: StoredRow): StoredMatrixRun {
   return {
     id: row.id,
     status: row.status,
@@ -48,6 +49,12 @@ export async function getMatrixRun(tx: Queryable, { id }: { id: string }): Promi
     startedAt: row.started_at === null ? null : iso(row.started_at),
     finishedAt: row.finished_at === null ? null : iso(row.finished_at),
   };
+}
+
+/** One matrix run of the calling user's (RLS decides), or null: another user's is not there. */
+export async function getMatrixRun(tx: Queryable, { id }: { id: string }): Promise<StoredMatrixRun | null> {
+  const { rows } = await tx.query<StoredRow>(`select ${MATRIX_RUN_COLUMNS} from runs r where r.kind = 'matrix' and r.id = $1`, [id]);
+  return rows[0] ? toStoredMatrixRun(rows[0]) : null;
 }
 
 function iso(value: Date | string): string {
