@@ -196,6 +196,8 @@ export const matrixEvalSchema = z.strictObject({
   durationSeconds: z.number().nullable(),
   /** The grader's grade from 0 to 1, with a grader; null without one, before it graded, or when it could not. */
   grade: z.number().nullable(),
+  /** What grading cost (the grader's or the judges' calls), beside costUsd; null without grading or a price. */
+  graderCostUsd: z.number().nullable(),
   /** With metrics: each metric's score by name (a judge that could not score is absent), whether all reached their threshold, and which did not. */
   metricScores: z.strictObject({ scores: z.record(z.string(), z.number()), passed: z.boolean(), failing: z.array(z.string()) }).nullable(),
   /** Why the grader gave no grade (its call failed, or its answer had none). */

@@ -90,6 +90,7 @@ function toEval(stored: StoredMatrixRun, cell: MatrixCell): MatrixEval {
     durationSeconds: cell.latencyMs === null ? null : cell.latencyMs / 1000,
     grade: cell.grade,
     graderError: cell.graderError,
+    graderCostUsd: cell.graderCostUsd,
     metricScores: cell.metricScores,
   };
 }

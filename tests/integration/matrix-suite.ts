@@ -306,6 +306,10 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
       });
       expect(detail.evals.map((one) => one.grade)).toEqual([0.75, 0.75]);
       expect(detail.evals.map((one) => one.graderError)).toEqual([null, null]);
+      // The grader's model is priced like the matrix's (Groq's llama-3.1-8b-instant: 1,000 in and 100 out at the server).
+      const price = referencePrice("groq", "llama-3.1-8b-instant")!;
+      for (const one of detail.evals)
+        expect(one.graderCostUsd).toBeCloseTo((1000 * price.inputPerMTok! + 100 * price.outputPerMTok!) / 1e6, 12);
       const grading = groq.calls.filter((call) => call.prompt.startsWith("Grade:"));
       expect(grading.map((call) => call.model)).toEqual(["llama-3.1-8b-instant", "llama-3.1-8b-instant"]);
       const answer = detail.evals.find((one) => one.input === "tech-talk-01")!.output!;

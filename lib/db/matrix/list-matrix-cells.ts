@@ -20,6 +20,7 @@ export interface MatrixCell {
   finishedAt: string | null;
   grade: number | null;
   graderError: string | null;
+  graderCostUsd: number | null;
   metricScores: { scores: Record<string, number>; passed: boolean; failing: string[] } | null;
 }
 
@@ -43,11 +44,12 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     finished_at: Date | string | null;
     grade: number | null;
     grader_error: string | null;
+    grader_cost_usd: number | null;
     metric_scores: MatrixCell["metricScores"];
   }>(
     `select c.variant, c.column_index, c.row_index, c.status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
             c.output_raw, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
-            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.metric_scores
+            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.grader_cost_usd, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
@@ -73,6 +75,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
     grade: row.grade,
     graderError: row.grader_error,
+    graderCostUsd: row.grader_cost_usd,
     metricScores: row.metric_scores,
   }));
 }
