@@ -158,4 +158,33 @@ test.describe("evals page", () => {
     await page.goto(evalUrl);
     await expect(grid.getByRole("row", { name: /test2/ }).getByRole("button").first()).toContainText("Pass");
   });
+
+  test("builds a config from a saved prompt and a dataset, then runs it", async ({ page, request }) => {
+    const prompt = await request.post("/api/v1/prompts", {
+      data: { name: "Brace keeper", text: 'Say {{topic}} as {"json": true}' },
+    });
+    expect(prompt.status()).toBe(201);
+    const dataset = await request.post("/api/v1/datasets", {
+      data: { name: "eval topics", rows: [{ topic: "Rust" }, { topic: "Go" }] },
+    });
+    expect(dataset.status()).toBe(201);
+
+    await page.goto("/evals");
+    await page.getByText("Build a config from saved prompts and a dataset").click();
+    await page.getByRole("checkbox", { name: "Brace keeper" }).check();
+    await page.getByLabel("Dataset").selectOption({ label: "eval topics (2 rows)" });
+    await page.getByRole("button", { name: "Write the config into the editor" }).click();
+    const editor = page.getByRole("textbox", { name: "Eval config" });
+    await expect(editor).toContainText("model: mock/echo");
+    await expect(editor).toContainText('Say {topic} as {{"json": true}}');
+    await expect(page.getByText("1 prompt on 1 model over 2 test cases: 2 calls.")).toBeVisible();
+    await screenshots(page, "built");
+
+    await page.getByRole("button", { name: "Run eval" }).click();
+    await expect(page.getByText(/^Done: 2 of 2 results/)).toBeVisible({ timeout: 30_000 });
+    const grid = page.getByRole("table", { name: /Results/ });
+    await expect(grid.getByRole("row", { name: /row 1/ }).getByRole("button")).toContainText("Pass");
+    await grid.getByRole("row", { name: /row 1/ }).getByRole("button").click();
+    await expect(page.getByRole("dialog", { name: "row 1" })).toContainText('Say Rust as {"json": true}');
+  });
 });

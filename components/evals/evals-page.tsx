@@ -13,6 +13,7 @@ import { EvalGrid, type OpenedResult } from "./eval-grid";
 import { PastEvals } from "./past-evals";
 import { PromptFilesField, type PromptFile } from "./prompt-files-field";
 import { ResultDialog } from "./result-dialog";
+import { SavedPromptsBuilder } from "./saved-prompts-builder";
 
 const FINISHED = new Set(["completed", "cancelled", "failed"]);
 // How often an open eval is read again while it runs: a finished result shows this late at most.
@@ -236,6 +237,12 @@ export function EvalsPage() {
                 />
               </label>
             </div>
+            <SavedPromptsBuilder
+              onBuild={(yaml) => {
+                setConfigText(yaml);
+                setConfigName("eval.yaml");
+              }}
+            />
             <ConfigEditor
               value={configText}
               onChange={setConfigText}
