@@ -90,6 +90,10 @@ test.describe("evals page", () => {
     await expect(named).toContainText("Missing (line 7)");
     await expect(page.getByText("Upload ../prompts/summarizer_v1.yaml to run.")).toBeVisible();
     await expect(run).toBeDisabled();
+    // Tab leaves the editor (it does not indent): a keyboard user is never trapped in it.
+    await expect(page.getByRole("textbox", { name: "Eval config" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Prompt files", { exact: true })).toBeFocused();
     await page
       .getByLabel("Prompt files", { exact: true })
       .setInputFiles([{ name: "summarizer_v1.yaml", mimeType: "text/yaml", buffer: Buffer.from(SUMMARIZER_V1) }]);
@@ -173,16 +177,20 @@ test.describe("evals page", () => {
     await page.getByText("Build a config from saved prompts and a dataset").click();
     await page.getByRole("checkbox", { name: "Brace keeper" }).check();
     await page.getByLabel("Dataset").selectOption({ label: "eval topics (2 rows)" });
+    await page.getByLabel("Model", { exact: true }).fill("mock/slow");
     await page.getByRole("button", { name: "Write the config into the editor" }).click();
     const editor = page.getByRole("textbox", { name: "Eval config" });
-    await expect(editor).toContainText("model: mock/echo");
+    await expect(editor).toContainText("model: mock/slow");
     await expect(editor).toContainText('Say {topic} as {{"json": true}}');
     await expect(page.getByText("1 prompt on 1 model over 2 test cases: 2 calls.")).toBeVisible();
     await screenshots(page, "built");
 
     await page.getByRole("button", { name: "Run eval" }).click();
-    await expect(page.getByText(/^Done: 2 of 2 results/)).toBeVisible({ timeout: 30_000 });
+    // The slow mock answers after about 2 s: the grid shows its rows pending, then fills in.
     const grid = page.getByRole("table", { name: /Results/ });
+    await expect(grid.getByRole("row", { name: /row 2/ })).toContainText("Pending…");
+    await expect(page.getByText(/^Running: /)).toBeVisible();
+    await expect(page.getByText(/^Done: 2 of 2 results/)).toBeVisible({ timeout: 30_000 });
     await expect(grid.getByRole("row", { name: /row 1/ }).getByRole("button")).toContainText("Pass");
     await grid.getByRole("row", { name: /row 1/ }).getByRole("button").click();
     await expect(page.getByRole("dialog", { name: "row 1" })).toContainText('Say Rust as {"json": true}');
