@@ -1,5 +1,6 @@
 "use client";
 
+import { useMemo, useState } from "react";
 import type { EvalDetail } from "@/lib/api/evals";
 import { CheckCircleIcon, ErrorCircleIcon } from "@/components/ui/icons";
 
@@ -35,6 +36,9 @@ export function VerdictBadge({ result }: { result: EvalResultDetail }) {
   );
 }
 
+// Rows drawn at once: a 10,000-case eval shows its first rows, and more on request.
+const ROWS_AT_ONCE = 500;
+
 const score = (value: number) => value.toFixed(2);
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
@@ -55,9 +59,21 @@ export function EvalGrid({
 }) {
   const { eval: summary, runs } = detail;
   const running = !["completed", "cancelled", "failed"].includes(summary.status);
-  const names: string[] = [...(testCases ?? [])];
-  for (const run of runs) for (const result of run.results) if (!names.includes(result.test_case)) names.push(result.test_case);
-  const rows = names.flatMap((name) => Array.from({ length: summary.repeat }, (_, index) => ({ name, trial: index + 1 })));
+  const [shown, setShown] = useState(ROWS_AT_ONCE);
+  const { names, byCell } = useMemo(() => {
+    const names = new Set(testCases ?? []);
+    const byCell = runs.map((run) => {
+      const index = new Map<string, EvalResultDetail>();
+      for (const result of run.results) {
+        names.add(result.test_case);
+        index.set(`${result.test_case}#${result.trial}`, result);
+      }
+      return index;
+    });
+    return { names: [...names], byCell };
+  }, [runs, testCases]);
+  const allRows = names.flatMap((name) => Array.from({ length: summary.repeat }, (_, index) => ({ name, trial: index + 1 })));
+  const rows = allRows.slice(0, shown);
   const unnamed = Math.max(0, summary.testCases - names.length);
   const manyModels = summary.models.length > 1;
 
@@ -92,8 +108,8 @@ export function EvalGrid({
                 <span className="block break-words">{row.name}</span>
                 {summary.repeat > 1 && <span className="block text-xs font-normal text-zinc-600">trial {row.trial}</span>}
               </th>
-              {runs.map((run) => {
-                const result = run.results.find((candidate) => candidate.test_case === row.name && candidate.trial === row.trial);
+              {runs.map((run, runIndex) => {
+                const result = byCell[runIndex].get(`${row.name}#${row.trial}`);
                 return (
                   <td key={run.run_id} className="px-2 py-1.5">
                     {result ? (
@@ -129,6 +145,18 @@ export function EvalGrid({
           ))}
         </tbody>
       </table>
+      {allRows.length > rows.length && (
+        <div className="flex items-center gap-3 border-t border-zinc-100 px-3 py-2 text-xs text-zinc-600">
+          Showing {rows.length.toLocaleString("en-US")} of {allRows.length.toLocaleString("en-US")} rows.
+          <button
+            type="button"
+            onClick={() => setShown((current) => current + ROWS_AT_ONCE)}
+            className="font-medium text-accent-strong hover:underline"
+          >
+            Show {Math.min(ROWS_AT_ONCE, allRows.length - rows.length).toLocaleString("en-US")} more
+          </button>
+        </div>
+      )}
       {unnamed > 0 && (
         <p className="border-t border-zinc-100 px-3 py-2 text-xs text-zinc-600">
           {unnamed} more test {unnamed === 1 ? "case" : "cases"} show here once their first result is in.

@@ -90,7 +90,8 @@ export function EvalsPage() {
         const current = await getEval(openId);
         if (stopped) return;
         setDetail(current);
-        if (!FINISHED.has(current.eval.status)) timer = setTimeout(read, REFRESH_MS);
+        // A large eval is read less often: about 1 s apart at 10,000 cells.
+        if (!FINISHED.has(current.eval.status)) timer = setTimeout(read, Math.max(REFRESH_MS, Math.min(5_000, current.eval.cells / 10)));
         else refreshPast();
       } catch (caught) {
         if (stopped) return;
