@@ -37,7 +37,9 @@ function baseName(path: string): string {
  */
 export function EvalsPage() {
   const [configText, setConfigText] = useState("");
-  const [configName, setConfigName] = useState("eval.yaml");
+  const [configNameField, setConfigName] = useState("eval.yaml");
+  // The name errors are placed in and the server reads the config by (.json as JSON).
+  const configName = configNameField.trim() || "eval.yaml";
   const [promptFiles, setPromptFiles] = useState<PromptFile[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
@@ -220,8 +222,8 @@ export function EvalsPage() {
                 Config file name
                 <input
                   id="eval-config-name"
-                  value={configName}
-                  onChange={(event) => setConfigName(event.target.value || "eval.yaml")}
+                  value={configNameField}
+                  onChange={(event) => setConfigName(event.target.value)}
                   className="w-56 rounded-md border border-zinc-300 px-2 py-1 font-mono text-[13px] font-normal"
                 />
               </label>
