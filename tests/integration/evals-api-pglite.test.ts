@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeEvalsApi } from "./evals-api-suite";
+
+describeEvalsApi("PGlite", createPgliteTestDatabase);

@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeEvalsEngine } from "./evals-engine-suite";
+
+describeEvalsEngine("PGlite", createPgliteTestDatabase);
