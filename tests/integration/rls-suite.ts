@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEvalSchema } from "@/lib/api/evals";
 import { asUser } from "@/lib/db/as-user";
 import type { Executor } from "@/lib/db/database";
+import { createEval } from "@/lib/engine/create-eval";
 import { userA, userB, type TestDatabase } from "../helpers/databases";
 
 /** Each table with an update that changes nothing important, to try from both sides. */
@@ -356,6 +358,54 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
         }));
       expect(await changed(userB)).toEqual({ cells: 0, rows: 0 });
       expect(await changed(userA)).toEqual({ cells: 1, rows: 1 });
+    });
+
+    it("an eval (kind 'eval', its plan in the run's config, its test cases a dataset of source 'eval'): the owner reads its cells, plan and test cases, another user sees and changes none", async (context) => {
+      if (!test) return context.skip();
+      const config = `model: mock/fast
+prompts:
+  - name: p
+    template: "Say {x}"
+test_cases:
+  - name: secret_case
+    inputs: {x: hidden}
+  - name: other_case
+    inputs: {x: also hidden}
+`;
+      const created = await createEval({ db: test.db }, { userId: userA, input: createEvalSchema.parse({ config }) });
+      const seen = (userId: string) =>
+        asUser(test!.db, userId, async (tx) => ({
+          runs: (await tx.query("select id from runs where kind = 'eval'")).rows.length,
+          plans: (await tx.query("select config -> 'eval' as plan from runs where id = $1 and config ? 'eval'", [created.id])).rows.length,
+          cells: (await tx.query("select id from run_cells where run_id = $1", [created.id])).rows.length,
+          testCaseSets: (await tx.query("select id from datasets where source = 'eval'")).rows.length,
+          testCases: (
+            await tx.query(
+              "select r.id from dataset_rows r join runs on runs.dataset_id = r.dataset_id where runs.id = $1 union all select id from dataset_rows where data::text like '%secret_case%'",
+              [created.id],
+            )
+          ).rows.length,
+          versions: (
+            await tx.query("select v.id from prompt_versions v join run_cells c on c.prompt_version_id = v.id where c.run_id = $1", [
+              created.id,
+            ])
+          ).rows.length,
+        }));
+      expect(await seen(userA)).toEqual({ runs: 1, plans: 1, cells: 2, testCaseSets: 1, testCases: 3, versions: 2 });
+      expect(await seen(userB)).toEqual({ runs: 0, plans: 0, cells: 0, testCaseSets: 0, testCases: 0, versions: 0 });
+      const changed = (userId: string) =>
+        asUser(test!.db, userId, async (tx) => ({
+          plans: (await tx.query("update runs set config = '{}' where id = $1", [created.id])).rowCount,
+          cells: (await tx.query("update run_cells set metric_scores = null, manual_grade = 1 where run_id = $1", [created.id])).rowCount,
+          testCases: (await tx.query("update dataset_rows set data = '{}' where data::text like '%secret_case%'")).rowCount,
+        }));
+      expect(await changed(userB)).toEqual({ plans: 0, cells: 0, testCases: 0 });
+      await expect(
+        asUser(test.db, userB, (tx) => tx.query("delete from run_cells where run_id = $1", [created.id])),
+      ).resolves.toMatchObject({
+        rowCount: 0,
+      });
+      expect(await seen(userA)).toEqual({ runs: 1, plans: 1, cells: 2, testCaseSets: 1, testCases: 3, versions: 2 });
     });
 
     it("a request with no user sees nothing", async (context) => {
