@@ -147,7 +147,9 @@ export function parseMatrix(text: string, file: string): MatrixDefinition {
       issue.code === "unrecognized_keys"
         ? `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}: schema v1 knows version, defaults, matrix, include, exclude, limits` +
           (path[0] === "limits" ? " (limits: concurrency, provider_concurrency, budget_usd, budget_mode)" : "")
-        : `${issue.message}: fix this value`;
+        : issue.code === "invalid_union"
+          ? "expected a value (text, number, true/false or null) or a list of values: fix this value"
+          : `${issue.message}: fix this value`;
     fail(path, what);
   }
   // zod puts an object's declared keys before the others; the order written is the run order, so the

@@ -159,6 +159,15 @@ include:
       /at matrix\[0\]\.model: an empty list/,
     );
     expect(() => parseMatrix("version: 1\nmatrixx: []\n", "m.yaml")).toThrow(/unknown key "matrixx"/);
+    expect(() => parseMatrix("version: 1\nmatrix:\n  - { provider: mock, model: m, seed: {a: 1} }\n", "m.yaml")).toThrow(
+      "m.yaml, line 3, at matrix[0].seed: expected a value (text, number, true/false or null) or a list of values: fix this value",
+    );
+    expect(() => parseMatrix("version: 1\nmatrix:\n  - { provider: mock, model: m, model: x }\n", "m.yaml")).toThrow(
+      /line 3: not valid YAML or JSON \(DUPLICATE_KEY\)/,
+    );
+    expect(() => parseMatrix("version: 1\ndefaults: { model: x }\nmatrix:\n  - { provider: mock, model: m }\n", "m.yaml")).toThrow(
+      "m.yaml, line 2, at defaults.model: model belongs in each block, not in defaults",
+    );
     expect(() => parseMatrix("version: 1\nmatrix: [\n", "m.yaml")).toThrow(/m.yaml, line \d+: not valid YAML/);
   });
 
@@ -168,6 +177,29 @@ include:
     const started = Date.now();
     expect(() => planJobs([{ id: "p-0001", prompt: "x", metadata: {} }], def)).toThrow(/1000000 jobs, more than the 50000 allowed/);
     expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("excludes by a list of values as any of them, and warns about a rule that matches nothing", () => {
+    const text = `version: 1
+matrix:
+  - provider: mock
+    model: m
+    seed: [1, 2, 3]
+    provider_options:
+      style: [a, b]
+exclude:
+  - { seed: [1, 3], provider_options: { style: a } }
+  - { seed: 7 }
+`;
+    const def = parseMatrix(text, "m.yaml");
+    const { combinations } = expandCombinations(def);
+    expect(combinations.map((c) => [c.seed, c.provider_options.style])).toEqual([
+      [1, "b"],
+      [2, "a"],
+      [2, "b"],
+      [3, "b"],
+    ]);
+    expect(planJobs([{ id: "p-0001", prompt: "x", metadata: {} }], def).warnings).toEqual(["exclude[1] matches no job"]);
   });
 
   it("warns about options a provider is not known to take and large plans", () => {
