@@ -5,6 +5,7 @@ import type { PromptRunHistoryEntry } from "@/lib/api/types";
 import { compareRuns } from "@/lib/client/compare-runs";
 import { formatRunDate, formatVersionLabel } from "./describe-run";
 import { ModelChangesTable } from "./model-changes-table";
+import { PairedComparison } from "./paired-comparison";
 import { PromptDiff } from "./prompt-diff";
 import { describeGrading } from "./describe-grading";
 
@@ -45,6 +46,7 @@ export function RunComparison({ before, after }: RunComparisonProps) {
           )}
         </p>
         <ModelChangesTable changes={changes} beforeLabel={beforeLabel} afterLabel={afterLabel} />
+        <PairedComparison beforeId={before.id} afterId={after.id} beforeLabel={beforeLabel} afterLabel={afterLabel} />
       </section>
     </div>
   );
