@@ -51,6 +51,8 @@ export interface MatrixDefinition {
 export const MAX_JOBS = 50_000;
 /** A plan above this many jobs is allowed but warned about. */
 export const LARGE_PLAN_JOBS = 1_000;
+/** Most images one job may ask for (n). */
+export const MAX_IMAGES_PER_JOB = 10;
 /** Largest matrix file read. */
 export const MAX_MATRIX_BYTES = 256 * 1024;
 
@@ -78,9 +80,7 @@ const block = z
   })
   .catchall(listOrScalar);
 
-const single = z
-  .object({ provider: z.string().optional(), model: z.string().optional(), provider_options: options.optional() })
-  .catchall(z.unknown());
+const single = z.object({ provider_options: options.optional() }).catchall(z.unknown());
 
 const limits = z
   .object({
@@ -171,6 +171,23 @@ export function parseMatrix(text: string, file: string): MatrixDefinition {
   needProviderAndModel(blocks, "matrix");
   needProviderAndModel(include, "include");
   const defaults = m.defaults ?? {};
+  const checkValues = (entry: Record<string, unknown>, path: (string | number)[]) => {
+    const list = (v: unknown) => (Array.isArray(v) ? v : [v]);
+    for (const k of ["provider", "model"]) {
+      if (entry[k] !== undefined && !list(entry[k]).every((v) => typeof v === "string" && v.trim() !== "")) {
+        fail([...path, k], `${k} must be a name (text), e.g. ${k === "provider" ? "openai" : "gpt-image-1"}`);
+      }
+    }
+    if (
+      entry.n !== undefined &&
+      !list(entry.n).every((v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_IMAGES_PER_JOB)
+    ) {
+      fail([...path, "n"], `n is the number of images a job makes: a whole number from 1 to ${MAX_IMAGES_PER_JOB}`);
+    }
+  };
+  checkValues(defaults, ["defaults"]);
+  blocks.forEach((b, i) => checkValues(b, ["matrix", i]));
+  include.forEach((b, i) => checkValues(b, ["include", i]));
   for (const k of ["provider", "model"]) {
     if (k in defaults) fail(["defaults", k], `${k} belongs in each block, not in defaults`);
   }

@@ -165,6 +165,15 @@ include:
     expect(() => parseMatrix("version: 1\nmatrix:\n  - { provider: mock, model: m, model: x }\n", "m.yaml")).toThrow(
       /line 3: not valid YAML or JSON \(DUPLICATE_KEY\)/,
     );
+    expect(() => parseMatrix("version: 1\ndefaults: { n: 0 }\nmatrix:\n  - { provider: mock, model: m }\n", "m.yaml")).toThrow(
+      "m.yaml, line 2, at defaults.n: n is the number of images a job makes: a whole number from 1 to 10",
+    );
+    expect(() => parseMatrix('version: 1\nmatrix:\n  - { provider: mock, model: m, n: [1, "2"] }\n', "m.yaml")).toThrow(
+      /line 3, at matrix\[0\]\.n: n is the number of images/,
+    );
+    expect(() => parseMatrix("version: 1\ninclude:\n  - { provider: 7, model: m }\n", "m.yaml")).toThrow(
+      "m.yaml, line 3, at include[0].provider: provider must be a name (text), e.g. openai",
+    );
     expect(() => parseMatrix("version: 1\ndefaults: { model: x }\nmatrix:\n  - { provider: mock, model: m }\n", "m.yaml")).toThrow(
       "m.yaml, line 2, at defaults.model: model belongs in each block, not in defaults",
     );
