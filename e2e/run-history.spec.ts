@@ -153,6 +153,27 @@ test.describe("run history", () => {
     await dialog.getByRole("heading", { name: "Compare" }).scrollIntoViewIfNeeded();
     await saveScreenshot(page, "history-compare");
 
+    // Paired by dataset row (both runs on the same two rows): fast 1 of 2 -> 2 of 2, one discordant
+    // row, Newcombe's interval [-27.3, +90.5] covers 0; echo 2 of 2 -> 0 of 2, [-100, -7.0] does not.
+    const paired = dialog.getByRole("table", { name: /^Paired difference per model, .* v2, .* minus .* v1, / });
+    const fastPaired = paired.getByRole("row", { name: /^fast/ });
+    const echoPaired = paired.getByRole("row", { name: /^echo/ });
+    await expect(fastPaired.getByRole("rowheader")).toHaveText(/pass rate, 2 rows/);
+    await expect(fastPaired.getByRole("cell").nth(0)).toHaveText("50.0% ± 35.4%");
+    await expect(fastPaired.getByRole("cell").nth(1)).toHaveText("100.0% ± 0.0%");
+    await expect(fastPaired.getByTestId("paired-interval")).toHaveText("+50.0 pts [\u221227.3 pts, +90.5 pts]");
+    await expect(fastPaired.getByRole("cell").nth(3)).toHaveText("1.000");
+    await expect(fastPaired.getByRole("cell").nth(4)).toHaveText("14");
+    await expect(fastPaired.getByTestId("paired-verdict")).toHaveText("not distinguishable");
+    await expect(echoPaired.getByTestId("paired-interval")).toHaveText("\u2212100.0 pts [\u2212100.0 pts, \u22127.0 pts]");
+    await expect(echoPaired.getByRole("cell").nth(3)).toHaveText("0.500");
+    await expect(echoPaired.getByTestId("paired-verdict")).toHaveText("lower");
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await dialog.getByTestId("paired-comparison").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "test-results/history-paired-1280.png" });
+    if (viewport) await page.setViewportSize(viewport);
+
     // Open v1: read-only, with its own text and grades, and no controls that change it.
     await dialog.getByRole("button", { name: /^Open .* v1, / }).click();
     await expect(dialog).toBeHidden();

@@ -42,9 +42,9 @@ export function PairedComparison({ beforeId, afterId, beforeLabel, afterLabel }:
   }, [loaded, key]);
 
   return (
-    <section aria-label="Paired comparison" className="flex flex-col gap-1.5" data-testid="paired-comparison">
+    <section aria-label="Paired comparison" className="flex min-w-0 flex-col gap-1.5 md:col-span-2" data-testid="paired-comparison">
       <h4 className="text-xs font-semibold text-zinc-700">
-        Paired by dataset row · {afterLabel} − {beforeLabel}
+        Paired by dataset row · before {beforeLabel}, after {afterLabel}
       </h4>
       {state.status === "loading" && <p className="text-xs text-zinc-600">Pairing the runs’ grades…</p>}
       {state.status === "failed" && <p className="text-xs text-red-700">Could not read the runs’ grades: {state.message}</p>}
@@ -64,10 +64,10 @@ export function PairedComparison({ beforeId, afterId, beforeLabel, afterLabel }:
                   Model
                 </th>
                 <th scope="col" className="px-2 py-1.5 text-right whitespace-nowrap">
-                  {beforeLabel} ± SE
+                  Before ± SE
                 </th>
                 <th scope="col" className="px-2 py-1.5 text-right whitespace-nowrap">
-                  {afterLabel} ± SE
+                  After ± SE
                 </th>
                 <th scope="col" className="px-2 py-1.5 text-right whitespace-nowrap">
                   Difference [95% CI]

@@ -46,8 +46,8 @@ export function RunComparison({ before, after }: RunComparisonProps) {
           )}
         </p>
         <ModelChangesTable changes={changes} beforeLabel={beforeLabel} afterLabel={afterLabel} />
-        <PairedComparison beforeId={before.id} afterId={after.id} beforeLabel={beforeLabel} afterLabel={afterLabel} />
       </section>
+      <PairedComparison beforeId={before.id} afterId={after.id} beforeLabel={beforeLabel} afterLabel={afterLabel} />
     </div>
   );
 }
