@@ -167,7 +167,7 @@ test.describe("run history", () => {
     await expect(fastPaired.getByTestId("paired-verdict")).toHaveText("not distinguishable");
     await expect(echoPaired.getByTestId("paired-interval")).toHaveText("\u2212100.0 pts [\u2212100.0 pts, \u22127.0 pts]");
     await expect(echoPaired.getByRole("cell").nth(3)).toHaveText("0.500");
-    await expect(echoPaired.getByTestId("paired-verdict")).toHaveText("lower");
+    await expect(echoPaired.getByTestId("paired-verdict")).toHaveText("after lower");
     const viewport = page.viewportSize();
     await page.setViewportSize({ width: 1280, height: 900 });
     await dialog.getByTestId("paired-comparison").scrollIntoViewIfNeeded();
@@ -244,5 +244,34 @@ test.describe("run history", () => {
     );
     await expect(dialog.getByTestId("history-diff")).toContainText("+1 −1 lines changed");
     await saveScreenshot(page, "history-renamed-versions");
+  });
+
+  test("says two runs on different datasets cannot be paired, and why", async ({ page }) => {
+    test.setTimeout(60_000);
+    const workbench = new WorkbenchPage(page);
+    const { prompt } = await openFreshWorkbench(page, {
+      text: "Name {{city}}.",
+      rows: [{ city: "Paris" }],
+      columns: [{ provider: "mock", model: "fast" }],
+    });
+    await workbench.runWithKeyboard();
+    await workbench.expectDone(1);
+    // A second run of the same prompt on other rows: a dataset of its own.
+    const created = await page.request.post("/api/v1/runs", {
+      data: { promptId: prompt.id, rows: [{ city: "Oslo" }, { city: "Quito" }], models: [{ provider: "mock", model: "fast" }] },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await expect
+      .poll(async () => ((await (await page.request.get(`/api/v1/runs/${id}`)).json()) as { status: string }).status)
+      .toBe("completed");
+
+    await page.getByRole("button", { name: "History" }).click();
+    const dialog = page.getByTestId("history-dialog");
+    await expect(dialog.getByTestId("history-run-row")).toHaveCount(2);
+    await expect(dialog.getByTestId("paired-comparison")).toContainText(
+      "Not paired: These runs used different datasets, so their rows cannot be paired: compare two runs on the same dataset.",
+    );
+    await expect(dialog.getByRole("table", { name: /^Paired difference/ })).toHaveCount(0);
   });
 });

@@ -73,7 +73,7 @@ export function PairedComparison({ beforeId, afterId, beforeLabel, afterLabel }:
                   Difference [95% CI]
                 </th>
                 <th scope="col" className="px-2 py-1.5 text-right">
-                  p
+                  McNemar p
                 </th>
                 <th scope="col" className="px-2 py-1.5 text-right whitespace-nowrap">
                   Cases for 80% power
@@ -123,7 +123,7 @@ function PairedRow({ model }: { model: PairedModelComparison }) {
       <td className="px-2 py-1.5 whitespace-nowrap" data-testid="paired-verdict">
         {model.distinguishable ? (
           <span className={model.difference > 0 ? "font-medium text-green-700" : "font-medium text-red-700"}>
-            {model.difference > 0 ? "higher" : "lower"}
+            {model.difference > 0 ? "after higher" : "after lower"}
           </span>
         ) : (
           <span className="text-zinc-700">not distinguishable</span>
