@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeRunGradesApi } from "./run-grades-api-suite";
+
+describeRunGradesApi("PGlite", createPgliteTestDatabase);
