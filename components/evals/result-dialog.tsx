@@ -91,6 +91,7 @@ function ResultBody({ opened: { run, result }, onClose }: { opened: OpenedResult
           <Figure label="Cost" value={result.cost_usd === null ? "not priced" : formatUsd(result.cost_usd)} />
         </dl>
         <TextBlock title="Output" text={result.output} empty="No output." />
+        {result.judge_reasoning != null && <TextBlock title="Judge's reasoning" text={result.judge_reasoning} empty="" />}
         <TextBlock title="Input" text={result.input_text} empty="No input." />
         {result.system_prompt !== "" && <TextBlock title="System prompt" text={result.system_prompt} empty="" />}
       </div>

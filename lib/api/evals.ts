@@ -75,6 +75,7 @@ export const evalResultSchema = z.strictObject({
   tokens_out: z.number(),
   cost_usd: z.number().nullable(),
   error: z.string().nullable(),
+  judge_reasoning: z.string().nullable().optional(),
 });
 
 /** One EvalRun: a prompt on a model, its finished results. */

@@ -183,5 +183,6 @@ function toResult(cell: EvalCell, prompt: EvalPlan["prompts"][number]): EvalResu
     tokens_out: cell.tokensOut ?? 0,
     cost_usd: cost,
     error,
+    judge_reasoning: cell.graderOutputRaw,
   };
 }

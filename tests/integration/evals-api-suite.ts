@@ -284,5 +284,25 @@ test_cases:
         ["lacking", "False", "Missing input variable who in test case lacking"],
       ]);
     });
+    it("gives each result the judge's reasoning for the page, and keeps it out of the spec's JSON export", async () => {
+      const config = `model: mock/fast
+prompts:
+  - name: p
+    template: "Explain {topic}"
+test_cases:
+  - name: t
+    inputs: {topic: recursion}
+metrics:
+  - type: llm_judge
+    criteria: Is it accurate?
+`;
+      const judged = await runToEnd({ config });
+      const [result] = judged.runs[0].results;
+      expect(result.judge_reasoning).toMatch(/SCORE: [01](\.\d+)?\s*$/);
+      expect(result.metrics.llm_judge).toBeGreaterThanOrEqual(0);
+      expect(JSON.parse(await (await exportOf(judged.eval.id, "json")).text()).results[0]).not.toHaveProperty("judge_reasoning");
+      // Without a judge there is no reasoning to show.
+      expect(detail.runs[0].results[0].judge_reasoning).toBeNull();
+    });
   });
 }

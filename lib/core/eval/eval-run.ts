@@ -38,6 +38,11 @@ export type EvalResult = {
   tokens_out: number;
   /** The call's cost in US dollars (the judge's calls included); null when no price is known. */
   cost_usd: number | null;
+  /**
+   * The llm_judge metrics' answers, their reasoning ending in its SCORE line; null when no judge
+   * was asked. Shown on the page and in the API; the spec's export files do not carry it.
+   */
+  judge_reasoning?: string | null;
   /** Why the result has no output or no scores, e.g. "Missing input variable x in test case y". */
   error: string | null;
 };

@@ -17,6 +17,8 @@ export interface EvalCell {
   tokensOut: number | null;
   costUsd: number | null;
   graderCostUsd: number | null;
+  /** The judges' answers (their reasoning), as the worker kept them. */
+  graderOutputRaw: string | null;
   metricScores: { scores: Record<string, number>; passed: boolean; failing: string[] } | null;
 }
 
@@ -37,11 +39,12 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     tokens_out: number | null;
     cost_usd: number | null;
     grader_cost_usd: number | null;
+    grader_output_raw: string | null;
     metric_scores: EvalCell["metricScores"];
   }>(
     `select c.variant, c.column_index, c.row_index, c.trial, c.status, d.data ->> 'name' as test_case,
             d.data -> 'rendered' -> c.variant as rendered, c.output_raw, c.error_message, c.latency_ms,
-            c.tokens_in, c.tokens_out, c.cost_usd, c.grader_cost_usd, c.metric_scores
+            c.tokens_in, c.tokens_out, c.cost_usd, c.grader_cost_usd, c.grader_output_raw, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
@@ -64,6 +67,7 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     tokensOut: row.tokens_out,
     costUsd: row.cost_usd,
     graderCostUsd: row.grader_cost_usd,
+    graderOutputRaw: row.grader_output_raw,
     metricScores: row.metric_scores,
   }));
 }
