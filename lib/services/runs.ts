@@ -21,10 +21,21 @@ export async function getRun(
   return asUser(db, userId, async (tx) => {
     const summary = await getRunSummary(tx, { id: runId });
     if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
-    const rows = summary.datasetId ? await listDatasetRows(tx, { datasetId: summary.datasetId }) : [];
+    const rows = summary.datasetId ? (await listDatasetRows(tx, { datasetId: summary.datasetId })).map(rowAsText) : [];
     const cells = await listCells(tx, { runId, outputChars });
     return { ...summary, rows, cells, plan: await getRunPlan(tx, { id: runId }) };
   });
+}
+
+/**
+ * A dataset row as a run's rows are read: column -> text. An uploaded dataset's values are text
+ * already; an eval's test case (inputs, expectations, rendered prompts) or another kind's row may
+ * hold lists and objects, which are given as their JSON.
+ */
+function rowAsText(row: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(row).map(([column, value]) => [column, typeof value === "string" ? value : (JSON.stringify(value) ?? "")]),
+  );
 }
 
 /** One cell of userId's run, with its whole output. */

@@ -3,6 +3,7 @@ import { GET as getComparison } from "@/app/api/v1/evals/[id]/comparison.md/rout
 import { GET as getExport } from "@/app/api/v1/evals/[id]/export/[format]/route";
 import { GET as getEvalRoute } from "@/app/api/v1/evals/[id]/route";
 import { POST as postEval } from "@/app/api/v1/evals/route";
+import { GET as getRunRoute } from "@/app/api/v1/runs/[id]/route";
 import type { EvalDetail } from "@/lib/api/evals";
 import { readAccessConfig } from "@/lib/auth/access-config";
 import { CsvRecordReader } from "@/lib/formats/parse-csv";
@@ -303,6 +304,18 @@ metrics:
       expect(JSON.parse(await (await exportOf(judged.eval.id, "json")).text()).results[0]).not.toHaveProperty("judge_reasoning");
       // Without a judge there is no reasoning to show.
       expect(detail.runs[0].results[0].judge_reasoning).toBeNull();
+    });
+    it("answers GET /api/v1/runs/{id} for an eval run too, its test cases' lists and objects given as JSON text", async () => {
+      // The route checks its answer against its schema outside production: an eval's rows used to fail it (a 500).
+      const response = await getRunRoute(new Request(`http://test/api/v1/runs/${detail.eval.id}`), {
+        params: Promise.resolve({ id: detail.eval.id }),
+      });
+      expect(response.status).toBe(200);
+      const run: { kind: string; rows: Array<Record<string, string>> } = await response.json();
+      expect(run.kind).toBe("eval");
+      expect(run.rows).toHaveLength(2);
+      expect(run.rows[0].name).toBe("test1");
+      expect(JSON.parse(run.rows[0].expected_contains)).toEqual(["keyword"]);
     });
   });
 }
