@@ -305,8 +305,10 @@ test.describe("editor and autosave", () => {
     await expect(page.getByTestId("dataset-summary")).toBeVisible();
     await page.getByTestId("prompt-name").focus();
     await page.getByTestId("prompt-name").blur();
-    // Start from the top of the page, as a keyboard user would after loading it.
-    await page.locator("body").click({ position: { x: 400, y: 5 } });
+    // Start from the top of the page, as a keyboard user would after loading it: a click on the
+    // header's empty right end (past its links, which fill the header's height).
+    const header = await page.locator("header").boundingBox();
+    await page.locator("body").click({ position: { x: Math.round(header!.x + header!.width - 10), y: 5 } });
 
     const panel = page.getByTestId("editor-panel");
     type Stop = { name: string; inPanel: boolean; focusVisible: boolean; outline: string; ring: string };
