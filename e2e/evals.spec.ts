@@ -195,4 +195,37 @@ test.describe("evals page", () => {
     await grid.getByRole("row", { name: /row 1/ }).getByRole("button").click();
     await expect(page.getByRole("dialog", { name: "row 1" })).toContainText('Say Rust as {"json": true}');
   });
+  test("a judged result shows the judge's reasoning as text beside its score", async ({ page }) => {
+    await page.goto("/evals");
+    await paste(
+      page,
+      `model: mock/echo
+prompts:
+  - name: explainer
+    template: "Explain {topic} in one line."
+test_cases:
+  - name: recursion
+    inputs: {topic: recursion}
+metrics:
+  - type: llm_judge
+    criteria: "Is it accurate? <i>Markup stays text.</i>"
+`,
+    );
+    await page.getByRole("button", { name: "Run eval" }).click();
+    await expect(page.getByText(/^Done: 1 of 1 results/)).toBeVisible({ timeout: 30_000 });
+    const grid = page.getByRole("table", { name: /Results/ });
+    await grid
+      .getByRole("row", { name: /recursion/ })
+      .getByRole("button")
+      .click();
+    const dialog = page.getByRole("dialog", { name: "recursion" });
+    await expect(dialog.getByRole("row", { name: /llm_judge/ })).toBeVisible();
+    const reasoning = dialog
+      .getByRole("region", { name: "Judge's reasoning" })
+      .or(dialog.locator("section", { hasText: "Judge's reasoning" }));
+    await expect(reasoning).toContainText(/SCORE: [01](\.\d+)?/);
+    await expect(dialog.locator("i")).toHaveCount(0);
+    await expectAccessible(page, "evals page, judged result open");
+    await screenshots(page, "judged");
+  });
 });
