@@ -155,7 +155,7 @@ export function overallPassRate(runs: readonly EvalRun[]): { passed: number; tot
 export function describeComparison(comparison: PairedComparison): string {
   const rate = comparison.pass_rate;
   const points = (value: number) => `${value > 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
-  const verdict = differenceVerdict(rate.interval);
+  const verdict = differenceVerdict(rate.interval, rate.mcnemar_p_value);
   const p = rate.mcnemar_p_value === null ? "" : `, McNemar p = ${rate.mcnemar_p_value.toFixed(3)}`;
   const needed = rate.cases_needed === null ? "" : `; a difference this size needs ${rate.cases_needed} cases at 80% power`;
   return (

@@ -86,7 +86,7 @@ function pairedSection(comparison: PairedComparison, runs: readonly EvalRun[]): 
     "",
     "| Measure | Baseline | Candidate | Difference | 95% Interval | Verdict | Cases Needed |",
     "|---------|----------|-----------|------------|--------------|---------|--------------|",
-    `| Pass rate | ${formatPassRate(passRate.baseline)} | ${formatPassRate(passRate.candidate)} | ${signedPoints(passRate.difference)} | ${interval(passRate.interval.low, passRate.interval.high, signedPoints)} | ${verdictText(passRate.interval)} | ${cases(passRate.cases_needed)} |`,
+    `| Pass rate | ${formatPassRate(passRate.baseline)} | ${formatPassRate(passRate.candidate)} | ${signedPoints(passRate.difference)} | ${interval(passRate.interval.low, passRate.interval.high, signedPoints)} | ${verdictText(passRate.interval, passRate.mcnemar_p_value)} | ${cases(passRate.cases_needed)} |`,
   ];
   for (const score of comparison.scores) {
     lines.push(
@@ -111,8 +111,8 @@ function pairedSection(comparison: PairedComparison, runs: readonly EvalRun[]): 
   return lines;
 }
 
-function verdictText(interval: { low: number; high: number }): string {
-  const verdict = differenceVerdict(interval);
+function verdictText(interval: { low: number; high: number }, mcnemarP: number | null = null): string {
+  const verdict = differenceVerdict(interval, mcnemarP);
   return verdict === "not distinguishable" ? "**not distinguishable**" : verdict;
 }
 

@@ -43,6 +43,7 @@ function comparePassRates(pairs: CasePair[], options: CompareOptions): PassRateC
     const n = pairs.length;
     const difference = n === 0 ? 0 : (table.candidateOnly - table.baselineOnly) / n;
     const interval = newcombePairedInterval(table);
+    const pValue = exactMcNemarPValue(table.baselineOnly, table.candidateOnly);
     return {
       baseline: baselineEstimate,
       candidate: candidateEstimate,
@@ -50,8 +51,8 @@ function comparePassRates(pairs: CasePair[], options: CompareOptions): PassRateC
       method: "newcombe",
       interval,
       discordant: { baseline_only: table.baselineOnly, candidate_only: table.candidateOnly },
-      mcnemar_p_value: exactMcNemarPValue(table.baselineOnly, table.candidateOnly),
-      distinguishable: isDistinguishable(interval),
+      mcnemar_p_value: pValue,
+      distinguishable: isDistinguishable(interval, pValue),
       cases_needed: n === 0 ? null : casesNeededForPassRates((table.baselineOnly + table.candidateOnly) / n, difference),
     };
   }

@@ -41,7 +41,7 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
   const passRate = comparison.pass_rate;
   const n = comparison.paired_cases;
   const rows: ComparisonRow[] = [];
-  const passVerdict = differenceVerdict(passRate.interval);
+  const passVerdict = differenceVerdict(passRate.interval, passRate.mcnemar_p_value);
   const passMethod =
     passRate.method === "newcombe"
       ? `Newcombe's score interval for paired proportions; exact McNemar test p = ${formatP(passRate.mcnemar_p_value)} (${countOf(passRate.discordant.candidate_only, "case")} passed only with ${candidateLabel}, ${passRate.discordant.baseline_only} only with ${baselineLabel}).`
@@ -58,6 +58,7 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
     sentence: verdictSentence({
       what: "pass rate",
       interval: passRate.interval,
+      mcnemarP: passRate.mcnemar_p_value,
       difference: passRate.difference,
       differenceText: signedPoints(passRate.difference),
       intervalText: `${signedPoints(passRate.interval.low)} to ${signedPoints(passRate.interval.high)}`,
@@ -105,6 +106,8 @@ export function comparisonText(comparison: PairedComparison, candidateLabel: str
 type VerdictInput = {
   what: string;
   interval: Interval;
+  /** The exact McNemar p of a pass-rate comparison, which must be under 0.05 too. */
+  mcnemarP?: number | null;
   difference: number;
   differenceText: string;
   intervalText: string;
@@ -116,7 +119,7 @@ type VerdictInput = {
 
 function verdictSentence(input: VerdictInput): string {
   const { what, interval, difference, differenceText, intervalText, casesNeeded, cases, candidateLabel, baselineLabel } = input;
-  const verdict = differenceVerdict(interval);
+  const verdict = differenceVerdict(interval, input.mcnemarP ?? null);
   if (cases === 0) return `Not distinguishable: no test case has a result from both, so there is nothing to pair.`;
   if (verdict !== "not distinguishable") {
     const higher = verdict === "candidate higher" ? candidateLabel : baselineLabel;
@@ -124,6 +127,9 @@ function verdictSentence(input: VerdictInput): string {
   }
   if (difference === 0 || casesNeeded === null) {
     return `Not distinguishable: ${candidateLabel} and ${baselineLabel} have the same ${what} on these ${countOf(cases, "test case")} (95% interval of the difference ${intervalText}), so there is no difference to plan more test cases for.`;
+  }
+  if (interval.low > 0 || interval.high < 0) {
+    return `Not distinguishable: the ${what} differs by ${differenceText} (95% interval ${intervalText}), but the exact McNemar test gives p = ${formatP(input.mcnemarP ?? null)}, not under 0.05: too few test cases came out differently to tell ${candidateLabel} and ${baselineLabel} apart, and the difference may be chance.`;
   }
   const base = `Not distinguishable: the ${what} differs by ${differenceText}, but the 95% interval (${intervalText}) includes zero, so these ${countOf(cases, "test case")} cannot tell ${candidateLabel} and ${baselineLabel} apart: the difference may be chance.`;
   if (casesNeeded > cases) {

@@ -92,9 +92,13 @@ describe("comparisonToMarkdown", () => {
   it("names a verdict when the interval excludes 0", () => {
     const runs = twoPrompts();
     const comparison = compareEvalRuns(runs[0], runs[1]);
-    const decided = { ...comparison, pass_rate: { ...comparison.pass_rate, interval: { low: 0.1, high: 0.9 } } };
+    const decided = { ...comparison, pass_rate: { ...comparison.pass_rate, interval: { low: 0.1, high: 0.9 }, mcnemar_p_value: 0.01 } };
     const paired = markdownTableAfter(comparisonToMarkdown(runs, [decided], AT), "### summarizer_v2 vs summarizer_v1");
     expect(paired.rows[0][5]).toBe("candidate higher");
+    // The same interval with an exact McNemar p of 0.05 or more claims nothing.
+    const undecided = { ...decided, pass_rate: { ...decided.pass_rate, mcnemar_p_value: 0.0625 } };
+    const doubtful = markdownTableAfter(comparisonToMarkdown(runs, [undecided], AT), "### summarizer_v2 vs summarizer_v1");
+    expect(doubtful.rows[0][5]).toBe("**not distinguishable**");
   });
 
   it("labels columns by model for one prompt on two models, and shows passes out of trials", () => {
