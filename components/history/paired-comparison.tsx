@@ -16,7 +16,7 @@ type Loaded = { status: "loading" } | { status: "failed"; message: string } | { 
 /**
  * The two runs paired by dataset row, per model: the difference with its 95% interval, each side
  * with its standard error, the McNemar p for pass/fail grades, the cases a difference this size
- * would need, and "not distinguishable" when the interval covers 0. Runs on different datasets
+ * would need, and "not distinguishable" when the interval covers 0 (or McNemar p >= 0.05). Runs on different datasets
  * say why they cannot be paired.
  */
 export function PairedComparison({ beforeId, afterId, beforeLabel, afterLabel }: PairedComparisonProps) {
