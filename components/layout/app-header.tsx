@@ -8,6 +8,7 @@ const NAV_LINKS = [
   { href: "/", label: "Workbench", section: "/" },
   { href: "/experiments", label: "Experiments", section: "/experiments" },
   { href: "/evals", label: "Evals", section: "/evals" },
+  { href: "/batches", label: "Batches", section: "/batches" },
   { href: "/settings/keys", label: "Settings", section: "/settings" },
 ] as const;
 
