@@ -1,21 +1,6 @@
 #!/usr/bin/env node
 // The `prompt-eval` command of specs/eval-config.md: `prompt-eval <args>` is `parallaxr eval <args>`
-// (`prompt-eval run configs/eval_summarizer.yaml -f json` runs as the spec writes it). Like
-// bin/parallaxr.mjs it runs the TypeScript sources in cli/ through tsx from whichever directory it
-// is called, the Parallaxr folder found from this file's own place.
-import { realpathSync } from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+// (`prompt-eval run configs/eval_summarizer.yaml -f json` runs as the spec writes it).
+import { launch } from "./launch.mjs";
 
-const root = path.resolve(path.dirname(realpathSync(new URL(import.meta.url).pathname)), "..");
-const { default: nextEnv } = await import("@next/env");
-const { loadEnvConfig } = nextEnv;
-// The app's settings (.env, .env.local, ...) as `npm start` reads them, without printing which.
-loadEnvConfig(root, false, { info: () => {}, error: (...args) => console.error(...args) });
-// One rule for the app and the CLI: PARALLAXR_DATA_DIR, else .data in the Parallaxr folder.
-process.env.PARALLAXR_ROOT ||= root;
-
-const { register } = await import("tsx/esm/api");
-register({ tsconfig: path.join(root, "tsconfig.json") });
-const { main } = await import(pathToFileURL(path.join(root, "cli", "parallaxr.ts")).href);
-process.exitCode = await main([process.argv[0], process.argv[1], "eval", ...process.argv.slice(2)]);
+await launch(["eval"]);

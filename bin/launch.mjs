@@ -1,0 +1,115 @@
+// What every bin of the package shares (`parallaxr`, and the seeds' names that are thin aliases of
+// one of its commands): find the Parallaxr folder from this file's own place, read the app's
+// settings as `npm start` does, and run cli/parallaxr.ts's main.
+//
+// The CLI runs from a bundle of its TypeScript sources built ahead of time with esbuild
+// (.cli-build/, git-ignored): importing ~150 modules through tsx costs 0.7-1.1 s of every start,
+// the bundle a fraction of it. The bundle records the size and mtime of every file it was built
+// from (inputs.json); a start that finds any of them changed, or no bundle, builds it again first
+// (about 0.4 s, written to a temporary name and renamed, so two starts at once never read half a
+// file). Where the folder cannot be written (an install owned by another user) or esbuild fails,
+// the sources run through tsx as before. PARALLAXR_CLI_TSX=1 always runs them through tsx.
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import module from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(realpathSync(new URL(import.meta.url).pathname)), "..");
+const buildDir = path.join(root, ".cli-build");
+const bundleFile = path.join(buildDir, "parallaxr.mjs");
+const inputsFile = path.join(buildDir, "inputs.json");
+const entryFile = path.join(root, "cli", "parallaxr.ts");
+/** Files that change how the sources bundle, beside the sources themselves. */
+const configFiles = ["tsconfig.json", "package.json", "bin/launch.mjs"];
+
+/** Size and mtime of a file, or null when it is gone. */
+function stamp(file) {
+  try {
+    const stats = statSync(path.join(root, file));
+    return [stats.size, stats.mtimeMs];
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the bundle was built from exactly the files as they are now. */
+function bundleIsFresh() {
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
+    statSync(bundleFile);
+  } catch {
+    return false;
+  }
+  for (const [file, recorded] of Object.entries(inputs)) {
+    const now = stamp(file);
+    if (now === null || now[0] !== recorded[0] || now[1] !== recorded[1]) return false;
+  }
+  return true;
+}
+
+/** Bundles cli/parallaxr.ts with its own sources inlined and every package left to node_modules. */
+async function buildBundle() {
+  const { build } = await import("esbuild");
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [entryFile],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20.9",
+    packages: "external",
+    tsconfig: path.join(root, "tsconfig.json"),
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+    banner: { js: "// Built by bin/launch.mjs from cli/parallaxr.ts; rebuilt when a source changes. Do not edit." },
+  });
+  const inputs = {};
+  for (const file of [...Object.keys(result.metafile.inputs), ...configFiles]) {
+    const now = stamp(file);
+    if (now !== null) inputs[file] = now;
+  }
+  mkdirSync(buildDir, { recursive: true });
+  const suffix = `.${process.pid}.tmp`;
+  writeFileSync(bundleFile + suffix, result.outputFiles[0].contents);
+  writeFileSync(inputsFile + suffix, JSON.stringify(inputs));
+  // The bundle first: a start that sees the new inputs.json always finds the bundle they describe.
+  renameSync(bundleFile + suffix, bundleFile);
+  renameSync(inputsFile + suffix, inputsFile);
+}
+
+/** The module whose main runs the command: the bundle when it is (or can be made) fresh, else the sources through tsx. */
+async function cliModule() {
+  if (process.env.PARALLAXR_CLI_TSX !== "1") {
+    if (bundleIsFresh()) return pathToFileURL(bundleFile).href;
+    try {
+      await buildBundle();
+      return pathToFileURL(bundleFile).href;
+    } catch (error) {
+      rmSync(`${bundleFile}.${process.pid}.tmp`, { force: true });
+      rmSync(`${inputsFile}.${process.pid}.tmp`, { force: true });
+      if (process.env.PARALLAXR_CLI_DEBUG === "1") console.error("parallaxr: running through tsx:", error);
+    }
+  }
+  const { register } = await import("tsx/esm/api");
+  register({ tsconfig: path.join(root, "tsconfig.json") });
+  return pathToFileURL(entryFile).href;
+}
+
+/**
+ * Runs `parallaxr <commandPrefix...> <the process's own arguments>` and sets the exit code:
+ * launch([]) is `parallaxr`, launch(["eval"]) is `prompt-eval`.
+ */
+export async function launch(commandPrefix) {
+  // Node 22.1+ keeps V8's compiled code between starts; Node 20 has no such cache and skips it.
+  module.enableCompileCache?.(path.join(buildDir, "compile-cache"));
+  const { default: nextEnv } = await import("@next/env");
+  // The app's settings (.env, .env.local, ...) as `npm start` reads them, without printing which.
+  nextEnv.loadEnvConfig(root, false, { info: () => {}, error: (...args) => console.error(...args) });
+  // One rule for the app and the CLI: PARALLAXR_DATA_DIR, else .data in the Parallaxr folder
+  // (lib/project-root.ts); migrations and models/ are found there too.
+  process.env.PARALLAXR_ROOT ||= root;
+  const { main } = await import(await cliModule());
+  process.exitCode = await main([process.argv[0], process.argv[1], ...commandPrefix, ...process.argv.slice(2)]);
+}
