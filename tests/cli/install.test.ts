@@ -47,7 +47,7 @@ afterAll(() => {
 describe("npm install -g . (into a temporary prefix)", () => {
   it("puts package.json's bin on PATH, pointing at the launcher of this checkout", () => {
     const manifest = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { bin: Record<string, string> };
-    expect(Object.keys(manifest.bin)).toEqual(["parallaxr", "prompt-eval", "pidcast-eval"]);
+    expect(Object.keys(manifest.bin)).toEqual(["parallaxr", "prompt-eval", "pidcast-eval", "param-forge"]);
     expect(existsSync(installed)).toBe(true);
     expect(realpathSync(installed)).toBe(path.join(realpathSync(repo), manifest.bin.parallaxr));
   });
