@@ -25,7 +25,7 @@ export function parsePromptSet(text: string, file: string): BatchPrompt[] {
   }
   const seen = new Set<string>();
   for (const p of prompts) {
-    if (seen.has(p.id)) throw new Error(`${file}: prompt id "${p.id}" appears twice`);
+    if (seen.has(p.id)) throw new Error(`${file}: prompt id "${p.id}" appears twice: give each prompt its own id`);
     seen.add(p.id);
   }
   return prompts;
@@ -43,7 +43,12 @@ function fromTxt(text: string): BatchPrompt[] {
 
 function fromCsv(text: string, file: string): BatchPrompt[] {
   const { headers, rows } = parseCsv(text, file);
-  if (!headers.includes("prompt")) throw new Error(`${file}: the required column "prompt" is missing`);
+  if (!headers.includes("prompt")) {
+    throw new Error(
+      `${file}, line 1: the required column "prompt" is missing (the header has ${headers.map((h) => `"${h}"`).join(", ")}): ` +
+        `name the column that holds the prompts "prompt"`,
+    );
+  }
   const prompts: BatchPrompt[] = [];
   rows.forEach((row, i) => {
     const line = i + 2;
@@ -55,10 +60,14 @@ function fromCsv(text: string, file: string): BatchPrompt[] {
       try {
         parsed = JSON.parse(row.metadata);
       } catch {
-        throw new Error(`${file}, row ${line}, key "metadata": not valid JSON`);
+        throw new Error(
+          `${file}, row ${line}, key "metadata": not valid JSON: write a JSON object, e.g. "{""style"": ""glossy""}" (quotes doubled inside a quoted CSV value)`,
+        );
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        throw new Error(`${file}, row ${line}, key "metadata": must be a JSON object`);
+        throw new Error(
+          `${file}, row ${line}, key "metadata": must be a JSON object, e.g. {"style": "glossy"}, not ${row.metadata.trim().slice(0, 40)}`,
+        );
       }
       metadata = { ...(parsed as Record<string, unknown>) };
     }
