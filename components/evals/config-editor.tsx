@@ -46,24 +46,30 @@ export function ConfigEditor({
   problems,
   label,
   describedBy,
+  placeholderText = "Paste an eval config (YAML or JSON): model, prompts, test_cases, metrics.",
+  plainText = false,
 }: {
   value: string;
   onChange(value: string): void;
   problems: EditorProblem[];
   label: string;
   describedBy?: string;
+  /** What the empty editor says. */
+  placeholderText?: string;
+  /** Plain text instead of YAML highlighting (a prompt list, a CSV). */
+  plainText?: boolean;
 }) {
   const viewRef = useRef<EditorView | null>(null);
   const extensions = useMemo(
     () => [
-      yaml(),
+      ...(plainText ? [] : [yaml()]),
       lintGutter(),
       editorTheme,
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}) }),
-      placeholder("Paste an eval config (YAML or JSON): model, prompts, test_cases, metrics."),
+      placeholder(placeholderText),
     ],
-    [label, describedBy],
+    [label, describedBy, placeholderText, plainText],
   );
 
   useEffect(() => {
