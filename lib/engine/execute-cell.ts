@@ -1,17 +1,16 @@
-import { retryDelayMs } from "@/lib/core/backoff";
-import { computeCost } from "@/lib/core/cost";
 import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
 import { estimateTokens } from "@/lib/core/tokens";
-import { parseGrade } from "@/lib/core/parse-grade";
 import { renderTemplate } from "@/lib/core/template";
 import type { CachedResponse } from "@/lib/db/cache/response-cache";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
-import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
+import { ProviderError } from "@/lib/providers/provider-error";
 import type { ProviderRegistry } from "@/lib/providers/registry";
+import { callModel } from "./call-model";
 import { executeEvalCell } from "./execute-eval-cell";
 import { executeExperimentCell } from "./execute-experiment-cell";
 import { executeMatrixCell } from "./execute-matrix-cell";
+import { gradeOutput, type GraderResult } from "./grade-output";
 import type { PreparedCell } from "./prepare-cell";
 
 /** What executing a cell needs from the outside world. */
@@ -80,14 +79,15 @@ export async function executeCell(
     return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${settings.maxAttempts} attempts.`, warnings };
   }
 
-  const started = deps.now();
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  const signal = AbortSignal.any([timeout, deps.stopSignal]);
-  try {
-    const provider = await deps.providers.resolve({ provider: cell.provider, userId: settings.userId });
+  const call = await callModel(deps, settings, {
+    cell,
+    prompt: prepared.input,
+    params: cell.params,
+    variables: prepared.variables,
     // Before any money is spent: an input that cannot fit is an error, and an unknown window a
     // warning (providers without windows, the mock, say nothing).
-    if (provider.contextWindow) {
+    beforeGenerate: async (provider) => {
+      if (!provider.contextWindow) return;
       const key = priceKey(cell.provider, cell.model);
       let window = deps.contextWindows.get(key);
       if (!window) {
@@ -104,81 +104,47 @@ export async function executeCell(
           message: `The input is about ${inputTokens} tokens, over the ${size}-token context window of ${cell.model}: shorten the prompt or the row, or pick a model with a larger window.`,
         });
       }
-    }
-    const answer = await provider.generate({
-      model: cell.model,
-      prompt: prepared.input,
-      params: cell.params,
-      variables: prepared.variables,
-      signal,
-    });
-    const latencyMs = deps.now() - started;
-    const validation = validateOutput(answer.text, expected);
-    const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
-    // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
-    const costUsd = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
-    const costWarning =
-      costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
-    const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
-    const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
-    const graded = await gradeCell(deps, settings, prepared, {
-      status,
-      outputRaw: answer.text,
-      outputParsed: validation.ok ? validation.parsed : null,
-    });
-    return {
-      ...base,
-      ...graded,
-      status,
-      outputRaw: answer.text,
-      outputParsed: validation.ok ? validation.parsed : null,
-      tokensIn: answer.tokensIn,
-      tokensOut: answer.tokensOut,
-      tokensEstimated: answer.tokensEstimated,
-      latencyMs,
-      costUsd,
-      finishReason: answer.finishReason,
-      errorMessage: validation.ok ? null : validation.reason,
-      warnings: allWarnings,
-      cacheKey: prepared.cacheKey,
-      cacheTtlSeconds: deps.cacheTtlSeconds,
-    };
-  } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-    const latencyMs = deps.now() - started;
+    },
+  });
+  if (!call.ok) {
+    const { error, latencyMs } = call;
     const failure = { ...base, latencyMs, errorCode: error.code, errorMessage: error.message, warnings };
-    if (error.retryable && cell.attempts < settings.maxAttempts) {
-      const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
-      return { ...failure, status: "queued", retryDelayMs: delay };
-    }
+    if (call.retryDelayMs !== null) return { ...failure, status: "queued", retryDelayMs: call.retryDelayMs };
     return { ...failure, status: "error" };
   }
-}
-
-function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutMs: number }): ProviderError {
-  if (context.timedOut) {
-    return new ProviderError({ code: "timeout", message: `No answer within ${context.timeoutMs / 1000} s.`, cause: caught });
-  }
-  if (isProviderError(caught)) return caught;
-  throw caught;
+  const { answer, costUsd } = call;
+  const validation = validateOutput(answer.text, expected);
+  const costWarning =
+    costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
+  const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
+  const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
+  const graded = await gradeCell(deps, settings, prepared, {
+    status,
+    outputRaw: answer.text,
+    outputParsed: validation.ok ? validation.parsed : null,
+  });
+  return {
+    ...base,
+    ...graded,
+    status,
+    outputRaw: answer.text,
+    outputParsed: validation.ok ? validation.parsed : null,
+    tokensIn: answer.tokensIn,
+    tokensOut: answer.tokensOut,
+    tokensEstimated: answer.tokensEstimated,
+    latencyMs: call.latencyMs,
+    costUsd,
+    finishReason: answer.finishReason,
+    errorMessage: validation.ok ? null : validation.reason,
+    warnings: allWarnings,
+    cacheKey: prepared.cacheKey,
+    cacheTtlSeconds: deps.cacheTtlSeconds,
+  };
 }
 
 function stringValues(variables: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(Object.entries(variables).map(([key, value]) => [key, value == null ? "" : String(value)]));
 }
-
-/** The grader's part of a cell result. */
-type Graded = Pick<
-  CellResult,
-  | "graderStatus"
-  | "graderOutputRaw"
-  | "graderOutputParsed"
-  | "grade"
-  | "graderTokensIn"
-  | "graderTokensOut"
-  | "graderCostUsd"
-  | "graderError"
->;
 
 /**
  * Calls the run's grader on a generator's answer, with the row's variables and the answer as
@@ -191,44 +157,16 @@ async function gradeCell(
   settings: RunSettings,
   prepared: PreparedCell,
   generator: { status: string; outputRaw: string; outputParsed: string | null },
-): Promise<Graded> {
+): Promise<GraderResult> {
   if (!settings.graderText) return {};
   if (generator.status === "malformed") return { grade: 0 };
   const { cell } = prepared;
   const target = settings.graderModel ?? { provider: cell.provider, model: cell.model };
   const input = renderTemplate(settings.graderText, { ...cell.variables, output: generator.outputParsed ?? generator.outputRaw }).text;
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  try {
-    const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
-    const answer = await provider.generate({
-      model: target.model,
-      prompt: input,
-      params: settings.graderModel ? {} : cell.params,
-      variables: stringValues({ ...cell.variables, output: generator.outputRaw }),
-      purpose: "grade",
-      signal: AbortSignal.any([timeout, deps.stopSignal]),
-    });
-    const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
-    const usage = {
-      graderOutputRaw: answer.text,
-      graderTokensIn: answer.tokensIn,
-      graderTokensOut: answer.tokensOut,
-      graderCostUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
-    };
-    const validation = validateOutput(answer.text, detectExpectedOutput(settings.graderText));
-    if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
-    const grade = parseGrade(validation.parsed);
-    if (grade == null) {
-      return {
-        ...usage,
-        graderStatus: "malformed",
-        graderOutputParsed: validation.parsed,
-        graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer.",
-      };
-    }
-    return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
-  } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-    return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
-  }
+  return gradeOutput(deps, settings, {
+    target,
+    prompt: input,
+    params: settings.graderModel ? {} : cell.params,
+    variables: stringValues({ ...cell.variables, output: generator.outputRaw }),
+  });
 }

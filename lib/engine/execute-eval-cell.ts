@@ -1,16 +1,14 @@
-import { retryDelayMs } from "@/lib/core/backoff";
 import { cacheKey, hashText } from "@/lib/core/cache-key";
-import { computeCost } from "@/lib/core/cost";
-import { judgePrompt, mockJudgeAnswer, parseJudgeAnswer, scoreLocalMetric, type MetricConfig } from "@/lib/core/eval/metrics";
+import { scoreLocalMetric } from "@/lib/core/eval/metrics";
 import { MOCK_PROVIDER } from "@/lib/core/eval/model-route";
 import { judgeResult } from "@/lib/core/eval/pass-rule";
-import { estimateTokens } from "@/lib/core/tokens";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
-import type { EvalPlan, EvalRoute, EvalTestCaseRow } from "@/lib/db/evals/eval-plan";
-import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
-import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
+import type { EvalTestCaseRow } from "@/lib/db/evals/eval-plan";
+import type { RunSettings } from "@/lib/db/runs/load-run-settings";
+import { callModel } from "./call-model";
 import type { ExecuteCellDeps } from "./execute-cell";
+import { judgeMetrics, judgeOutput } from "./judge-output";
 import type { PreparedCell } from "./prepare-cell";
 
 /** What an eval cell stores in run_cells.metric_scores: each metric's score, and the pass rule's verdict. */
@@ -21,9 +19,6 @@ export interface EvalCellScores {
   /** The metrics below their threshold or without a score, in config order. */
   failing: string[];
 }
-
-// A judge explains in a few sentences and ends with its score line; this is room enough.
-const JUDGE_MAX_TOKENS = 1024;
 
 /** The test case a claimed eval cell's row holds (create-eval.ts stored it), and its prompt's rendered input. */
 function evalCell(settings: RunSettings, cell: ClaimedCell) {
@@ -101,40 +96,36 @@ export async function executeEvalCell(
     generated = { latencyMs: hit.latencyMs, costUsd: 0, cached: true };
   } else {
     if (cell.attempts > settings.maxAttempts) return failed(`Gave up after ${settings.maxAttempts} attempts.`, "server");
-    const started = deps.now();
-    const timeout = AbortSignal.timeout(settings.timeoutMs);
-    try {
-      const provider = await deps.providers.resolve({ provider: cell.provider, userId: settings.userId });
-      const result = await provider.generate({
-        model: cell.model,
-        prompt: rendered.input,
-        params,
-        variables: prepared.variables,
-        signal: AbortSignal.any([timeout, deps.stopSignal]),
-      });
-      const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
-      answer = result;
-      warnings = [...result.warnings];
-      generated = {
-        latencyMs: deps.now() - started,
-        costUsd: result.costUsd ?? computeCost({ tokensIn: result.tokensIn, tokensOut: result.tokensOut, price }),
-        cacheKey: prepared.cacheKey,
-        cacheTtlSeconds: deps.cacheTtlSeconds,
-      };
-    } catch (caught) {
-      const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-      const latencyMs = deps.now() - started;
-      if (error.retryable && cell.attempts < settings.maxAttempts) {
-        const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
-        return { ...base, status: "queued", retryDelayMs: delay, latencyMs, errorCode: error.code, errorMessage: error.message };
+    const call = await callModel(deps, settings, { cell, prompt: rendered.input, params, variables: prepared.variables });
+    if (!call.ok) {
+      const { error, latencyMs } = call;
+      if (call.retryDelayMs !== null) {
+        return {
+          ...base,
+          status: "queued",
+          retryDelayMs: call.retryDelayMs,
+          latencyMs,
+          errorCode: error.code,
+          errorMessage: error.message,
+        };
       }
       return { ...failed(`${error.code}: ${error.message}`, error.code), latencyMs, outputRaw: "", tokensIn: 0, tokensOut: 0 };
     }
+    answer = call.answer;
+    warnings = [...call.answer.warnings];
+    generated = { latencyMs: call.latencyMs, costUsd: call.costUsd, cacheKey: prepared.cacheKey, cacheTtlSeconds: deps.cacheTtlSeconds };
   }
 
   const output = answer.text;
   const scores: Record<string, number> = {};
-  const judged = await judge(deps, settings, plan, cell, { input: rendered.input, output });
+  const judges = judgeMetrics(plan.metrics);
+  const judged = await judgeOutput(deps, settings, {
+    metrics: judges,
+    judges: plan.judges,
+    cell,
+    graded: { input: rendered.input, output },
+    label: judges.length > 1,
+  });
   for (const metric of plan.metrics) {
     if (metric.type !== "llm_judge") scores[metric.name] = scoreLocalMetric(metric, output, testCase);
     else if (judged.scores[metric.name] !== undefined) scores[metric.name] = judged.scores[metric.name];
@@ -154,89 +145,4 @@ export async function executeEvalCell(
     warnings,
     metricScores: { scores, passed: verdict.passed, failing: verdict.failing } satisfies EvalCellScores,
   };
-}
-
-/**
- * Asks each llm_judge metric's judge for its score of output, one call per metric. The judges'
- * answers (their reasoning) are the cell's grader output, their tokens and cost summed; a judge
- * that fails or answers without a readable score leaves its metric unscored (so the result does
- * not pass) and says why.
- */
-async function judge(
-  deps: ExecuteCellDeps,
-  settings: RunSettings,
-  plan: EvalPlan,
-  cell: ClaimedCell,
-  graded: { input: string; output: string },
-): Promise<{ scores: Record<string, number>; errors: string[]; grader: Partial<CellResult> }> {
-  const metrics = plan.metrics.filter((metric): metric is Extract<MetricConfig, { type: "llm_judge" }> => metric.type === "llm_judge");
-  const scores: Record<string, number> = {};
-  const errors: string[] = [];
-  if (metrics.length === 0) return { scores, errors, grader: {} };
-  const answers: string[] = [];
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let cost: number | null = 0;
-  let status: "ok" | "error" | "malformed" = "ok";
-  for (const metric of metrics) {
-    const target: EvalRoute = plan.judges[metric.name] ?? { provider: cell.provider, model: cell.model };
-    const label = metrics.length > 1 ? `[${metric.name}]\n` : "";
-    let text: string;
-    if (target.provider === MOCK_PROVIDER) {
-      text = mockJudgeAnswer({ model: target.model, criteria: metric.criteria, ...graded });
-      tokensIn += estimateTokens(judgePrompt({ criteria: metric.criteria, ...graded }));
-      tokensOut += estimateTokens(text);
-    } else {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      try {
-        const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
-        const answer = await provider.generate({
-          model: target.model,
-          prompt: judgePrompt({ criteria: metric.criteria, ...graded }),
-          params: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
-          variables: {},
-          purpose: "grade",
-          signal: AbortSignal.any([timeout, deps.stopSignal]),
-        });
-        text = answer.text;
-        tokensIn += answer.tokensIn ?? 0;
-        tokensOut += answer.tokensOut ?? 0;
-        const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
-        const spent = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
-        cost = cost === null || spent === null ? null : cost + spent;
-      } catch (caught) {
-        const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-        errors.push(`${metric.name}: the judge ${target.provider}/${target.model} failed (${error.code}: ${error.message})`);
-        status = "error";
-        continue;
-      }
-    }
-    answers.push(`${label}${text}`);
-    const verdict = parseJudgeAnswer(text);
-    if (verdict.ok) scores[metric.name] = verdict.score;
-    else {
-      errors.push(`${metric.name}: ${verdict.error}`);
-      if (status === "ok") status = "malformed";
-    }
-  }
-  return {
-    scores,
-    errors,
-    grader: {
-      graderStatus: status,
-      graderOutputRaw: answers.join("\n\n"),
-      graderTokensIn: tokensIn,
-      graderTokensOut: tokensOut,
-      graderCostUsd: cost,
-      graderError: errors.length > 0 ? errors.join("\n") : null,
-    },
-  };
-}
-
-function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutMs: number }): ProviderError {
-  if (context.timedOut) {
-    return new ProviderError({ code: "timeout", message: `No answer within ${context.timeoutMs / 1000} s.`, cause: caught });
-  }
-  if (isProviderError(caught)) return caught;
-  throw caught;
 }

@@ -1,20 +1,17 @@
-import { retryDelayMs } from "@/lib/core/backoff";
 import { cacheKey, hashText } from "@/lib/core/cache-key";
-import { computeCost } from "@/lib/core/cost";
-import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output";
 import { EVAL_DEFAULTS } from "@/lib/core/eval/config";
-import { judgePrompt, mockJudgeAnswer, parseJudgeAnswer, scoreLocalMetric } from "@/lib/core/eval/metrics";
-import { judgeResult } from "@/lib/core/eval/pass-rule";
-import { parseGrade } from "@/lib/core/parse-grade";
-import { estimateTokens } from "@/lib/core/tokens";
-import { renderTemplate } from "@/lib/core/template";
+import { scoreLocalMetric } from "@/lib/core/eval/metrics";
 import { MOCK_PROVIDER } from "@/lib/core/eval/model-route";
+import { judgeResult } from "@/lib/core/eval/pass-rule";
+import { renderTemplate } from "@/lib/core/template";
 import type { ClaimedCell } from "@/lib/db/cells/claim-cells";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import type { MatrixInputRow, MatrixMetrics } from "@/lib/db/matrix/matrix-plan";
-import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
-import { isProviderError, ProviderError } from "@/lib/providers/provider-error";
+import type { RunSettings } from "@/lib/db/runs/load-run-settings";
+import { callModel } from "./call-model";
 import type { ExecuteCellDeps } from "./execute-cell";
+import { gradeOutput, type GraderResult } from "./grade-output";
+import { judgeMetrics, judgeOutput } from "./judge-output";
 import type { PreparedCell } from "./prepare-cell";
 
 /** The input a claimed matrix cell's row holds (create-matrix.ts stored it), and its prompt version's rendered prompt. */
@@ -92,75 +89,36 @@ export async function executeMatrixCell(
     return { ...base, status: "error", errorCode: "server", errorMessage: `Gave up after ${settings.maxAttempts} attempts.` };
   }
 
-  const started = deps.now();
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  try {
-    const provider = await deps.providers.resolve({ provider: cell.provider, userId: settings.userId });
-    const answer = await provider.generate({
-      model: cell.model,
-      prompt: rendered.input,
-      params,
-      variables: prepared.variables,
-      signal: AbortSignal.any([timeout, deps.stopSignal]),
-    });
-    const price = settings.prices.get(priceKey(cell.provider, cell.model)) ?? null;
-    const warnings = [...answer.warnings];
-    const latencyMs = deps.now() - started;
-    return {
-      ...base,
-      ...(await gradeMatrixCell(deps, settings, cell, { input: rendered.input, output: answer.text })),
-      status: warnings.length > 0 ? "warning" : "ok",
-      outputRaw: answer.text,
-      tokensIn: answer.tokensIn,
-      tokensOut: answer.tokensOut,
-      tokensEstimated: answer.tokensEstimated,
-      latencyMs,
-      // The provider's own figure (OpenRouter reports one) wins over our arithmetic.
-      costUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
-      finishReason: answer.finishReason,
-      warnings,
-      cacheKey: prepared.cacheKey,
-      cacheTtlSeconds: deps.cacheTtlSeconds,
-    };
-  } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-    const latencyMs = deps.now() - started;
-    if (error.retryable && cell.attempts < settings.maxAttempts) {
-      const delay = retryDelayMs({ attempt: cell.attempts, retryAfterMs: error.retryAfterMs, random: deps.random });
-      return { ...base, status: "queued", retryDelayMs: delay, latencyMs, errorCode: error.code, errorMessage: error.message };
+  const call = await callModel(deps, settings, { cell, prompt: rendered.input, params, variables: prepared.variables });
+  if (!call.ok) {
+    const { error, latencyMs } = call;
+    if (call.retryDelayMs !== null) {
+      return { ...base, status: "queued", retryDelayMs: call.retryDelayMs, latencyMs, errorCode: error.code, errorMessage: error.message };
     }
-    return {
-      ...base,
-      status: "error",
-      latencyMs,
-      // No tokens: the provider counted none, and a failed eval is not an unpriced one.
-      errorCode: error.code,
-      errorMessage: error.message,
-    };
+    // No tokens: the provider counted none, and a failed eval is not an unpriced one.
+    return { ...base, status: "error", latencyMs, errorCode: error.code, errorMessage: error.message };
   }
-}
-
-function asProviderError(caught: unknown, context: { timedOut: boolean; timeoutMs: number }): ProviderError {
-  if (context.timedOut) {
-    return new ProviderError({ code: "timeout", message: `No answer within ${context.timeoutMs / 1000} s.`, cause: caught });
-  }
-  if (isProviderError(caught)) return caught;
-  throw caught;
+  const { answer } = call;
+  const warnings = [...answer.warnings];
+  return {
+    ...base,
+    ...(await gradeMatrixCell(deps, settings, cell, { input: rendered.input, output: answer.text })),
+    status: warnings.length > 0 ? "warning" : "ok",
+    outputRaw: answer.text,
+    tokensIn: answer.tokensIn,
+    tokensOut: answer.tokensOut,
+    tokensEstimated: answer.tokensEstimated,
+    latencyMs: call.latencyMs,
+    costUsd: call.costUsd,
+    finishReason: answer.finishReason,
+    warnings,
+    cacheKey: prepared.cacheKey,
+    cacheTtlSeconds: deps.cacheTtlSeconds,
+  };
 }
 
 /** The grader's part of a cell result, and the metrics' scores. */
-type Graded = Pick<
-  CellResult,
-  | "graderStatus"
-  | "graderOutputRaw"
-  | "graderOutputParsed"
-  | "grade"
-  | "graderTokensIn"
-  | "graderTokensOut"
-  | "graderCostUsd"
-  | "graderError"
-  | "metricScores"
->;
+type Graded = GraderResult & Pick<CellResult, "metricScores">;
 
 /**
  * Grades one answer with the matrix's grader, when it has one: the grader prompt filled with the
@@ -181,53 +139,20 @@ async function gradeMatrixCell(
   if (!settings.graderText) return {};
   const target = settings.graderModel ?? { provider: cell.provider, model: cell.model };
   const variables = { output, input: row.text ?? "", transcript: row.text ?? "", input_id: row.id ?? "" };
-  const prompt = renderTemplate(settings.graderText, variables).text;
-  const timeout = AbortSignal.timeout(settings.timeoutMs);
-  try {
-    const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
-    const answer = await provider.generate({
-      model: target.model,
-      prompt,
-      params: {},
-      variables: { input_id: variables.input_id, output },
-      purpose: "grade",
-      signal: AbortSignal.any([timeout, deps.stopSignal]),
-    });
-    const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
-    const usage = {
-      graderOutputRaw: answer.text,
-      graderTokensIn: answer.tokensIn,
-      graderTokensOut: answer.tokensOut,
-      graderCostUsd: answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price }),
-    };
-    const validation = validateOutput(answer.text, detectExpectedOutput(settings.graderText));
-    if (!validation.ok) return { ...usage, graderStatus: "malformed", graderError: validation.reason };
-    const grade = parseGrade(validation.parsed);
-    if (grade == null) {
-      return {
-        ...usage,
-        graderStatus: "malformed",
-        graderOutputParsed: validation.parsed,
-        graderError: "No grade from 0 to 1 (or pass / fail) in the grader's answer.",
-      };
-    }
-    return { ...usage, graderStatus: "ok", graderOutputParsed: validation.parsed, grade };
-  } catch (caught) {
-    const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-    return { graderStatus: "error", graderError: `${error.code}: ${error.message}` };
-  }
+  return gradeOutput(deps, settings, {
+    target,
+    prompt: renderTemplate(settings.graderText, variables).text,
+    params: {},
+    variables: { input_id: variables.input_id, output },
+  });
 }
-
-// A judge explains in a few sentences and ends with its score line; as the eval cells allow.
-const JUDGE_MAX_TOKENS = 1024;
 
 /**
  * Scores one answer by the matrix's metrics as an eval cell is scored (specs/eval-config.md):
- * response_length here, each llm_judge by a call to its judge (its own model, else the eval's;
- * a mock judge answers with mockJudgeAnswer, keyless), whose answer ends in `SCORE: <0 to 1>`;
- * then the pass rule with the eval spec's default threshold. The judges' answers, tokens and cost
- * are the cell's grader figures; a judge that fails or gives no score leaves its metric unscored
- * (so the output does not pass) and says why.
+ * response_length here, each llm_judge by a call to its judge (judgeOutput: its own model, else
+ * the eval's), then the pass rule with the eval spec's default threshold. The judges' answers,
+ * tokens and cost are the cell's grader figures; a judge that fails or gives no score leaves its
+ * metric unscored (so the output does not pass) and says why, and the grader status is "error".
  */
 async function scoreMatrixMetrics(
   deps: ExecuteCellDeps,
@@ -236,68 +161,22 @@ async function scoreMatrixMetrics(
   metrics: MatrixMetrics,
   graded: { input: string; output: string },
 ): Promise<Graded> {
+  const judged = await judgeOutput(deps, settings, {
+    metrics: judgeMetrics(metrics.configs),
+    judges: metrics.judges,
+    cell,
+    graded,
+    label: metrics.configs.length > 1,
+  });
   const scores: Record<string, number> = {};
-  const answers: string[] = [];
-  const errors: string[] = [];
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let cost: number | null = 0;
-  let judged = false;
   for (const metric of metrics.configs) {
-    if (metric.type !== "llm_judge") {
-      scores[metric.name] = scoreLocalMetric(metric, graded.output, NO_EXPECTED_OUTPUT);
-      continue;
-    }
-    judged = true;
-    const target = metrics.judges[metric.name] ?? { provider: cell.provider, model: cell.model };
-    const prompt = judgePrompt({ criteria: metric.criteria, ...graded });
-    let text: string;
-    if (target.provider === MOCK_PROVIDER) {
-      text = mockJudgeAnswer({ model: target.model, criteria: metric.criteria, ...graded });
-      tokensIn += estimateTokens(prompt);
-      tokensOut += estimateTokens(text);
-    } else {
-      const timeout = AbortSignal.timeout(settings.timeoutMs);
-      try {
-        const provider = await deps.providers.resolve({ provider: target.provider, userId: settings.userId });
-        const answer = await provider.generate({
-          model: target.model,
-          prompt,
-          params: { temperature: 0, maxTokens: JUDGE_MAX_TOKENS },
-          variables: {},
-          purpose: "grade",
-          signal: AbortSignal.any([timeout, deps.stopSignal]),
-        });
-        text = answer.text;
-        tokensIn += answer.tokensIn ?? 0;
-        tokensOut += answer.tokensOut ?? 0;
-        const price = settings.prices.get(priceKey(target.provider, target.model)) ?? null;
-        const spent = answer.costUsd ?? computeCost({ tokensIn: answer.tokensIn, tokensOut: answer.tokensOut, price });
-        cost = cost === null || spent === null ? null : cost + spent;
-      } catch (caught) {
-        const error = asProviderError(caught, { timedOut: timeout.aborted, timeoutMs: settings.timeoutMs });
-        errors.push(`${metric.name}: the judge ${target.provider}/${target.model} failed (${error.code}: ${error.message})`);
-        continue;
-      }
-    }
-    answers.push(metrics.configs.length > 1 ? `[${metric.name}]\n${text}` : text);
-    const verdict = parseJudgeAnswer(text);
-    if (verdict.ok) scores[metric.name] = verdict.score;
-    else errors.push(`${metric.name}: ${verdict.error}`);
+    if (metric.type !== "llm_judge") scores[metric.name] = scoreLocalMetric(metric, graded.output, NO_EXPECTED_OUTPUT);
+    else if (judged.scores[metric.name] !== undefined) scores[metric.name] = judged.scores[metric.name];
   }
   const verdict = judgeResult({ metrics: scores, error: null }, metrics.configs, EVAL_DEFAULTS.evaluation_threshold);
   return {
     metricScores: { scores, passed: verdict.passed, failing: verdict.failing },
-    ...(judged
-      ? {
-          graderStatus: errors.length === 0 ? "ok" : "error",
-          graderOutputRaw: answers.join("\n\n"),
-          graderTokensIn: tokensIn,
-          graderTokensOut: tokensOut,
-          graderCostUsd: cost,
-          graderError: errors.length > 0 ? errors.join("\n") : null,
-        }
-      : {}),
+    ...(judged.grader.graderStatus !== undefined ? { ...judged.grader, graderStatus: judged.errors.length === 0 ? "ok" : "error" } : {}),
   };
 }
 
