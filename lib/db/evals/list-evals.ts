@@ -1,6 +1,6 @@
 import type { EvalSummary } from "@/lib/api/evals";
 import type { Queryable } from "../database";
-import type { EvalPlan } from "./eval-plan";
+import { EVAL_SUMMARY_COLUMNS, type EvalSummaryRow, toEvalSummary } from "./eval-summary-row";
 
 /** How one prompt on one model of a listed eval run stands: its cells, finished results and passes. */
 export interface EvalRunTally {
@@ -17,16 +17,6 @@ export interface ListedEval {
   tallies: EvalRunTally[];
 }
 
-type SummaryRow = {
-  id: string;
-  status: EvalSummary["status"];
-  eval: EvalPlan;
-  cells: number;
-  counts: EvalSummary["counts"];
-  created_at: Date | string;
-  finished_at: Date | string | null;
-};
-
 /**
  * The calling user's eval runs, newest first: at most limit of them after skipping offset, and
  * whether more follow. A result passes as the EvalRuns say (lib/services/evals.ts): a finished
@@ -36,15 +26,8 @@ export async function listEvals(
   tx: Queryable,
   { limit, offset }: { limit: number; offset: number },
 ): Promise<{ evals: ListedEval[]; more: boolean }> {
-  const { rows } = await tx.query<SummaryRow>(
-    `select r.id, r.status, r.config -> 'eval' as eval, r.created_at, r.finished_at,
-            (select count(*)::int from run_cells c where c.run_id = r.id) as cells,
-            (select json_build_object(
-                      'pending', count(*) filter (where c.status in ('queued', 'running')),
-                      'ok', count(*) filter (where c.status = 'ok'),
-                      'warning', count(*) filter (where c.status = 'warning'),
-                      'error', count(*) filter (where c.status not in ('queued', 'running', 'ok', 'warning')))
-               from run_cells c where c.run_id = r.id) as counts
+  const { rows } = await tx.query<EvalSummaryRow>(
+    `select ${EVAL_SUMMARY_COLUMNS}
        from runs r where r.kind = 'eval'
       order by r.created_at desc, r.id
       limit $1 offset $2`,
@@ -71,7 +54,7 @@ export async function listEvals(
   );
   return {
     evals: page.map((row) => ({
-      summary: toSummary(row),
+      summary: toEvalSummary(row),
       tallies: tallies
         .filter((tally) => tally.run_id === row.id)
         .map((tally) => ({
@@ -83,22 +66,5 @@ export async function listEvals(
         })),
     })),
     more: rows.length > limit,
-  };
-}
-
-function toSummary(row: SummaryRow): EvalSummary {
-  return {
-    id: row.id,
-    status: row.status,
-    configName: row.eval.configName,
-    prompts: row.eval.prompts.map((prompt) => prompt.name),
-    models: row.eval.models,
-    testCases: row.eval.testCases,
-    repeat: row.eval.repeat,
-    cells: row.cells,
-    warnings: row.eval.warnings,
-    counts: row.counts,
-    createdAt: new Date(row.created_at).toISOString(),
-    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
   };
 }
