@@ -1,0 +1,82 @@
+import { loadSecretKey } from "@/lib/auth/secret-box";
+import type { BatchAction, BatchDetail, BatchDetailQuery, BatchPlan, BatchSummary, CreateBatchInput } from "@/lib/api/batches";
+import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
+import { startWorker } from "@/lib/engine/worker";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
+import { changeBatchStatus, createBatch, getBatch, resumeBatch } from "@/lib/services/batches";
+import type { DataTarget } from "../data-target";
+import { preferDotenv } from "../experiments/dotenv-credentials";
+
+/** A batch as the command follows it, wherever it runs. */
+export interface StartedBatch {
+  id: string;
+  runId: string;
+  /** The run folder where the run writes (this machine's --out, or the server's folder). */
+  outDir: string;
+  plan: BatchPlan | null;
+  /** Jobs queued again by --resume, null for a new run. */
+  requeued: number | null;
+}
+
+/**
+ * Where `parallaxr batch-run` makes and follows its batch: the service functions the API's
+ * routes call, on the data folder with a worker in this process that writes into --out.
+ */
+export interface BatchSource {
+  create(input: CreateBatchInput, outDir: string): Promise<StartedBatch>;
+  resume(outDir: string): Promise<StartedBatch>;
+  get(id: string, query: Partial<BatchDetailQuery>): Promise<BatchDetail>;
+  change(id: string, action: BatchAction): Promise<BatchSummary>;
+  /** How often following the batch reads it again, in milliseconds. */
+  readonly pollMs: number;
+  close(): Promise<void>;
+}
+
+/** Opens the database target with a worker that runs the batch's jobs in this process. */
+export async function openBatchSource(
+  target: Extract<DataTarget, { kind: "database" }>,
+  { dotenv, concurrency, onWarning }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void },
+): Promise<BatchSource> {
+  const db = await target.open();
+  const env = process.env;
+  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    const providers = createDefaultProviderRegistry({
+      db,
+      secretKey: loadSecretKey({ env, dataDir }),
+      env,
+      wrapCredentials: preferDotenv(dotenv),
+    });
+    worker = await startWorker({
+      db,
+      providers,
+      pollMs: 20,
+      maxInFlight: Math.max(16, concurrency),
+      // One process owns a PGlite folder: a job left running by a killed run is taken back at once.
+      reclaimOnStart: db.kind === "pglite",
+      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
+    });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const userId = target.userId;
+  return {
+    async create(input, outDir) {
+      const created = await createBatch(db, userId, input, { outDir });
+      return { id: created.id, runId: created.runId, outDir: created.outDir, plan: created.plan, requeued: null };
+    },
+    async resume(outDir) {
+      const resumed = await resumeBatch(db, userId, { outDir });
+      return { id: resumed.id, runId: resumed.runId, outDir: resumed.outDir, plan: resumed.plan, requeued: resumed.requeued };
+    },
+    get: (id, query) => getBatch(db, userId, id, query),
+    change: (id, action) => changeBatchStatus(db, userId, id, action),
+    pollMs: 50,
+    close: async () => {
+      await worker.stop({ graceMs: 2_000 });
+      await db.close();
+    },
+  };
+}
