@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { CliError, exitCodes } from "./cli-error";
+import { registerBatchRunCommand } from "./commands/batch-run";
 import { registerEvalCommand } from "./commands/eval";
+import { registerMatrixCommand } from "./commands/matrix";
 import { registerRunCommand } from "./commands/run";
 import { registerTokenCommand } from "./commands/token";
 
@@ -22,6 +24,8 @@ Data and tokens go to stdout; messages and progress to stderr.`,
   registerRunCommand(program);
   registerTokenCommand(program);
   registerEvalCommand(program);
+  registerMatrixCommand(program);
+  registerBatchRunCommand(program);
   return program;
 }
 
