@@ -11,6 +11,9 @@ import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecy
 import { applicablePrice } from "./applicable-price";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { findCachedResponses, type CachedResponse } from "@/lib/db/cache/response-cache";
+import { createImageProviderRegistry, type ImageProviderRegistry } from "@/lib/providers/image/registry";
+import { createMockImageProvider } from "@/lib/providers/image/mock";
+import { createBatchExecutor } from "./execute-batch-cell";
 import { executeCell } from "./execute-cell";
 import { prepareCell, type PreparedCell } from "./prepare-cell";
 
@@ -18,6 +21,8 @@ import { prepareCell, type PreparedCell } from "./prepare-cell";
 export interface WorkerOptions {
   db: Database;
   providers: ProviderRegistry;
+  /** The image models batch runs call (the keyless mock alone when not given). */
+  imageProviders?: ImageProviderRegistry;
   /** Distinct per process; appears in lease_owner. */
   workerId?: string;
   /** Most calls this worker has in flight at once, over all runs. */
@@ -85,6 +90,15 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   };
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
+  // Batch runs' cells (image jobs) and their run.json, rewritten after each save of their results.
+  const batches = createBatchExecutor({
+    db,
+    imageProviders: options.imageProviders ?? createImageProviderRegistry([createMockImageProvider()]),
+    now,
+    random,
+    stopSignal: stopController.signal,
+    onError,
+  });
   // Runs whose last claim found nothing more to run: after their next results, check if done.
   const maybeFinished = new Set<string>();
   let rotation = 0;
@@ -148,7 +162,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           if (exhausted) maybeFinished.add(runId);
           if (cells.length === 0) continue;
           const settings = await settingsFor(runId);
-          const prepared = cells.map((cell) => prepareCell(settings, cell));
+          const prepared = cells.map((cell) => (settings.kind === "batch" ? batchCell(cell) : prepareCell(settings, cell)));
           // One look-up for the whole batch; re-runs skip the cache.
           const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
@@ -160,6 +174,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         unsaved = [];
       }
       failedSaves = 0;
+      // Not awaited: the next claim does not wait for run.json (its rewrites are serialised per run).
+      void batches.saved(touched);
     } catch (error) {
       if (unsaved.length > 0 && ++failedSaves >= SAVE_TRIES) {
         // The same results failed again and again: find out whether one of them is the cause.
@@ -185,6 +201,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       maybeFinished.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
+    void batches.saved(done);
   }
 
   async function settingsFor(runId: string): Promise<RunSettings> {
@@ -202,19 +219,22 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const { cell } = prepared;
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
-    executeCell(
-      {
-        providers,
-        now,
-        random,
-        stopSignal: stopController.signal,
-        cacheTtlSeconds,
-        contextWindows,
-        recordContextWindow: keepContextWindow,
-      },
-      settings,
-      prepared,
-      hit,
+    (settings.kind === "batch"
+      ? batches.execute(settings, cell)
+      : executeCell(
+          {
+            providers,
+            now,
+            random,
+            stopSignal: stopController.signal,
+            cacheTtlSeconds,
+            contextWindows,
+            recordContextWindow: keepContextWindow,
+          },
+          settings,
+          prepared,
+          hit,
+        )
     )
       .then(
         (result) => {
@@ -281,12 +301,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   async function flush(): Promise<void> {
     if (finished.length === 0) return;
     const batch = finished.splice(0, finished.length);
+    const runIds = batch.map((result) => result.runId);
     // The last write before the leases go back: a refused batch is saved one by one, so that one
     // unstorable answer does not send every finished cell back to the queue to be paid for again.
     await saveCellResults(db, { workerId: id, results: batch }).catch(async (error) => {
       onError(error);
       await saveOneByOne(batch);
     });
+    await batches.saved(runIds);
   }
 
   const renewTimer = setInterval(
@@ -303,7 +325,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // Runs finished by other workers, or whose last result was written before their claim
       // came back short, are completed here.
       lastSweep = time;
-      completeFinishedRuns(db, { runIds: null }).catch(onError);
+      completeFinishedRuns(db, { runIds: null })
+        .then((done) => batches.saved(done))
+        .catch(onError);
       finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).catch(onError);
     }
     activeRuns = null;
@@ -368,6 +392,11 @@ function unstorableResult(result: CellResult, refusal: unknown): CellResult {
     provider: result.provider,
     model: result.model,
   };
+}
+
+/** A batch cell as the worker hands it on: its job is in its row and column, no prompt to render, nothing cached. */
+function batchCell(cell: ClaimedCell): PreparedCell {
+  return { cell, input: "", missing: [], variables: {}, inputHash: "", cacheKey: null };
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
