@@ -18,7 +18,7 @@ const STATUS_WORDS: Record<string, string> = {
 
 function table(rows: string[][], width: number): string[] {
   // Job, prompt, provider, model, status, seconds: the model column takes what is left.
-  const fixed = [8, 10, 10, 0, 7, 7];
+  const fixed = [8, 6, 8, 0, 7, 7];
   const widths = fixed.map((w, i) => (i === 3 ? 0 : Math.max(w, ...rows.map((r) => Math.min(r[i].length, 12)))));
   const gaps = 2 * (widths.length - 1);
   const longestModel = Math.max(...rows.map((r) => r[3].length));
@@ -93,5 +93,6 @@ export function renderLive(state: LiveViewState, width = 80, rowsShown = 8): str
   } else if (!state.stopping) {
     lines.push(clip(s.status === "paused" ? "Keys: r resume, s stop" : "Keys: p pause, s stop", width));
   }
-  return lines;
+  // A terminal narrower than the table cuts its rows rather than wrapping them (the redraw counts lines).
+  return lines.map((line) => clip(line, width));
 }

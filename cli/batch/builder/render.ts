@@ -272,7 +272,9 @@ export function renderBuilder(state: BuilderState, width = 80): Screen {
       clip(`Esc back a step, q quit (Ctrl-C in a text field).`, width),
     );
   }
-  return { lines, cursor: cursor as Screen["cursor"] };
+  // Every line within the width (a long plan figure is cut, not wrapped by the terminal) and no
+  // trailing blanks.
+  return { lines: lines.map((line) => clip(line, width).trimEnd()), cursor: cursor as Screen["cursor"] };
 }
 
 /**
