@@ -1,5 +1,5 @@
 import { loadSecretKey } from "@/lib/auth/secret-box";
-import type { BatchAction, BatchDetail, BatchDetailQuery, BatchPlan, BatchSummary, CreateBatchInput } from "@/lib/api/batches";
+import type { BatchAction, BatchDetail, BatchDetailQuery, BatchJob, BatchPlan, CreateBatchInput } from "@/lib/api/batches";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { startWorker } from "@/lib/engine/worker";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
@@ -26,7 +26,11 @@ export interface BatchSource {
   create(input: CreateBatchInput, outDir: string): Promise<StartedBatch>;
   resume(outDir: string): Promise<StartedBatch>;
   get(id: string, query: Partial<BatchDetailQuery>): Promise<BatchDetail>;
-  change(id: string, action: BatchAction): Promise<BatchSummary>;
+  change(id: string, action: BatchAction): Promise<unknown>;
+  /** A job reached success, failed or skipped (a server's batch: its images and receipts are downloaded). */
+  jobFinished?(id: string, job: BatchJob): Promise<void>;
+  /** The batch ended or the command stops following it (a server's batch: run.json is downloaded). */
+  ended?(id: string): Promise<void>;
   /** How often following the batch reads it again, in milliseconds. */
   readonly pollMs: number;
   close(): Promise<void>;

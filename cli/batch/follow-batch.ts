@@ -13,6 +13,10 @@ export interface BatchReporter {
   /** A job that reached success, failed or skipped. */
   job(job: BatchJob): void;
   progress(summary: BatchSummary): void;
+  /** The batch with every job, on each read when wantsAllJobs (the live table), else when jobs finished. */
+  snapshot?(summary: BatchSummary, jobs: readonly BatchJob[]): void;
+  /** Read every job on every poll, not only when the finished count moved (the live table shows running jobs). */
+  readonly wantsAllJobs?: boolean;
   done(): void;
 }
 
@@ -48,7 +52,12 @@ async function allJobs(source: BatchSource, id: string): Promise<BatchDetail> {
  * large batch is read less often (about 0.5 s apart at 10,000 jobs), so following costs little
  * beside running.
  */
-export async function followBatch(source: BatchSource, started: StartedBatch, reporter: BatchReporter): Promise<FollowOutcome> {
+export async function followBatch(
+  source: BatchSource,
+  started: StartedBatch,
+  reporter: BatchReporter,
+  { stop: stopSignal }: { stop?: AbortSignal } = {},
+): Promise<FollowOutcome> {
   const total = started.plan?.jobs ?? 0;
   const pollMs = Math.min(2_000, source.pollMs + Math.floor(total / 20));
   const reported = new Set<string>();
@@ -58,8 +67,15 @@ export async function followBatch(source: BatchSource, started: StartedBatch, re
   const onInterrupt = () => {
     interruptedAt ??= Date.now();
   };
+  // The last word on the batch's files (a server's run.json downloaded) before the outcome.
+  const stop = async (outcome: FollowOutcome): Promise<FollowOutcome> => {
+    await source.ended?.(started.id);
+    return outcome;
+  };
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onInterrupt);
+  // A stop asked in the live view is Ctrl-C's twin (raw mode turns Ctrl-C into a key).
+  stopSignal?.addEventListener("abort", onInterrupt);
   try {
     if (started.requeued !== null) {
       // A resumed batch: what finished before is not news.
@@ -69,18 +85,20 @@ export async function followBatch(source: BatchSource, started: StartedBatch, re
     for (;;) {
       const head = await source.get(started.id, { offset: 0, limit: 1 });
       let summary = head.batch;
-      if (finished(summary) !== lastFinished || ENDED.has(summary.status)) {
+      if (reporter.wantsAllJobs || finished(summary) !== lastFinished || ENDED.has(summary.status)) {
         const detail = await allJobs(source, started.id);
+        reporter.snapshot?.(detail.batch, detail.jobs);
         summary = detail.batch;
         lastFinished = finished(summary);
         for (const job of detail.jobs) {
           if (!FINISHED_JOB.has(job.status) || reported.has(job.job_id)) continue;
           reported.add(job.job_id);
+          if (job.status === "success") await source.jobFinished?.(started.id, job);
           reporter.job(job);
         }
       }
       reporter.progress(summary);
-      if (ENDED.has(summary.status)) return { summary, interrupted: interruptedAt !== null, cancelError };
+      if (ENDED.has(summary.status)) return await stop({ summary, interrupted: interruptedAt !== null, cancelError });
       if (interruptedAt !== null) {
         if (!cancelSent) {
           cancelSent = true;
@@ -89,7 +107,7 @@ export async function followBatch(source: BatchSource, started: StartedBatch, re
             await source.change(started.id, "cancel");
           } catch (error) {
             cancelError = (error as Error).message;
-            return { summary, interrupted: true, cancelError };
+            return await stop({ summary, interrupted: true, cancelError });
           }
         } else if (Date.now() - interruptedAt > CANCEL_WAIT_MS) {
           return {
@@ -104,6 +122,7 @@ export async function followBatch(source: BatchSource, started: StartedBatch, re
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onInterrupt);
+    stopSignal?.removeEventListener("abort", onInterrupt);
     reporter.done();
   }
 }

@@ -6,7 +6,10 @@ import { MANIFEST_NAME } from "@/lib/formats/batch/write-run-manifest";
 import { openRunFolder } from "@/lib/formats/batch/run-folder";
 import { existsSync } from "node:fs";
 import { openBatchSource, type BatchSource, type StartedBatch } from "../batch/batch-source";
+import { serverBatchSource } from "../batch/server-batch-source";
+import { interactiveBuilder } from "../batch/builder";
 import { consoleBatchReporter, followBatch, type FollowOutcome } from "../batch/follow-batch";
+import { terminalBatchReporter } from "../batch/terminal-reporter";
 import { parseProviderConcurrency, type BatchRunOptions } from "../batch/options";
 import { dryRunText, readBatchInputs, type BatchInputs } from "../batch/read-batch-inputs";
 import { CliError, exitCodes } from "../cli-error";
@@ -143,9 +146,11 @@ const hasAnyFlag = (flags: BatchRunFlags) => Object.values(flags).some((value) =
 async function batchRun(flags: BatchRunFlags): Promise<void> {
   if (!hasAnyFlag(flags)) {
     if (process.stdin.isTTY && process.stderr.isTTY) {
-      throw usage(
-        "interactive builder: not available in this build; pass --prompts FILE --matrix FILE --out DIR (see parallaxr batch-run --help).",
-      );
+      // The builder prints the same run's headless command line when it finishes (the parity rule).
+      const options = await interactiveBuilder({ input: process.stdin, output: process.stderr, cwd: process.cwd() });
+      if (options === null) return;
+      await runWithOptions(options, {});
+      return;
     }
     throw usage("--prompts, --matrix and --out are missing (the interactive builder needs a terminal); see parallaxr batch-run --help.");
   }
@@ -222,18 +227,20 @@ export async function runWithOptions(options: BatchRunOptions, connection: { ser
 
   const dotenv = readDotenv(path.resolve(".env"));
   const target = chooseDataTarget({ server: connection.server, token: connection.token });
+  let source: BatchSource;
   if (target.kind === "server") {
-    throw new CliError(
-      `The data folder is held by the server at ${target.url}: batch-run writes into --out from this process. ` +
-        "Stop the app and run again, or start the batch from the /batches page.",
-      exitCodes.unavailable,
-    );
+    if (options.resume) {
+      throw usage(
+        target.local
+          ? `The data folder is held by the app at ${target.url}, and --resume continues a run folder from this process: stop the app and run again, or resume the batch on its /batches page.`
+          : `--resume continues a run folder on this machine's data folder; resume a batch on the server at ${target.url} there (its /batches page).`,
+      );
+    }
+    reporter.info(`Running on the server at ${target.url}; the images are downloaded into ${options.out} as jobs finish.`);
+    source = serverBatchSource(target, { dotenv, outDir: options.out, onWarning: reporter.warning });
+  } else {
+    source = await openBatchSource(target, { dotenv, concurrency: inputs.limits.concurrency, onWarning: reporter.warning });
   }
-  const source: BatchSource = await openBatchSource(target, {
-    dotenv,
-    concurrency: inputs.limits.concurrency,
-    onWarning: reporter.warning,
-  });
   let started: StartedBatch;
   let outcome: FollowOutcome;
   try {
@@ -246,7 +253,16 @@ export async function runWithOptions(options: BatchRunOptions, connection: { ser
       );
       for (const warning of started.plan.warnings) reporter.warning(warning);
     }
-    outcome = await followBatch(source, started, reporter);
+    const stop = new AbortController();
+    const id = started.id;
+    const follower =
+      process.stdin.isTTY && process.stderr.isTTY
+        ? terminalBatchReporter(
+            { input: process.stdin, output: process.stderr },
+            { change: (action) => source.change(id, action), stop: () => stop.abort() },
+          )
+        : reporter;
+    outcome = await followBatch(source, started, follower, { stop: stop.signal });
   } finally {
     await source.close();
   }
