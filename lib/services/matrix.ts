@@ -121,8 +121,25 @@ export function matrixRecords(stored: StoredMatrixRun, cells: readonly MatrixCel
       costUsd: cell.costUsd,
       durationSeconds: cell.latencyMs === null ? null : cell.latencyMs / 1000,
       error: failed,
+      ...gradingOf(plan, cell),
     };
   });
+}
+
+/** An eval's grade or metric scores when the matrix grades (its files then show them), else nothing. */
+function gradingOf(plan: StoredMatrixRun["plan"], cell: MatrixCell): Pick<MatrixRunRecord, "grading"> {
+  if (plan.grader) return { grading: { by: "grader", grade: cell.grade, error: cell.graderError } };
+  if (!plan.metrics) return {};
+  const scores = cell.metricScores;
+  return {
+    grading: {
+      by: "metrics",
+      metrics: plan.metrics.map((metric) => metric.name),
+      scores: scores?.scores ?? {},
+      passed: scores ? scores.passed : null,
+      error: cell.graderError,
+    },
+  };
 }
 
 /** The batch's wall-clock seconds: from its start to its end, or to its last finished eval while it runs. */

@@ -13,7 +13,8 @@
  * the later one then gets `-2`, `-3`, ... so no comparison overwrites another.
  */
 import { modelComparisonFolder, promptComparisonFolder } from "@/lib/core/matrix/ids";
-import type { MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import { pairedGrades, type PairedGrades } from "@/lib/core/matrix/paired-grades";
+import { inputGrade, type MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
 
 /** The two kinds of comparison, as their front matter names them. */
 export type ComparisonType = "prompt_comparison" | "model_comparison";
@@ -32,6 +33,19 @@ export interface ComparisonGroup {
   prompt: MatrixRunRecord["prompt"] | null;
   /** Two or more, sorted by version (prompt comparison) or model name (model comparison). */
   runs: MatrixRunRecord[];
+  /**
+   * With a grader or metrics: each later side (version or model) against the first, paired by
+   * input over every input of the batch both sides graded, on the group's shared model (a prompt
+   * comparison) or prompt version (a model comparison). Absent when the batch grades nothing.
+   */
+  paired?: ComparisonPairing[];
+}
+
+/** One side of a comparison against its first: labels as the comparison prints them, and the paired statistics. */
+export interface ComparisonPairing {
+  baseline: string;
+  candidate: string;
+  grades: PairedGrades;
 }
 
 const collator = new Intl.Collator("en", { numeric: true });
@@ -64,6 +78,18 @@ export function comparisonGroups({
     return folder;
   };
 
+  const graded = runs.some((run) => run.grading !== undefined);
+  // One pairing serves every input's comparison of the same two sides: computed once (a bootstrap is 10,000 resamples).
+  const pairings = new Map<string, PairedGrades>();
+  const pairing = (key: string, baseline: MatrixRunRecord[], candidate: MatrixRunRecord[]): PairedGrades => {
+    let found = pairings.get(key);
+    if (!found) {
+      found = pairedGrades(gradesOf(baseline), gradesOf(candidate));
+      pairings.set(key, found);
+    }
+    return found;
+  };
+
   const groups: ComparisonGroup[] = [];
   for (const [[inputId, modelName], members] of byInputAndModel) {
     const versions = new Set(members.map((run) => run.prompt.version));
@@ -77,6 +103,19 @@ export function comparisonGroups({
       model: { ...sorted[0].model },
       prompt: null,
       runs: sorted,
+      ...(graded
+        ? {
+            paired: sides(sorted.map((run) => run.prompt.version)).map(([first, other]) => ({
+              baseline: first,
+              candidate: other,
+              grades: pairing(
+                JSON.stringify(["prompt", modelName, first, other]),
+                runs.filter((run) => run.model.name === modelName && run.prompt.version === first),
+                runs.filter((run) => run.model.name === modelName && run.prompt.version === other),
+              ),
+            })),
+          }
+        : {}),
     });
   }
   for (const [[inputId, version], members] of byInputAndPrompt) {
@@ -91,9 +130,36 @@ export function comparisonGroups({
       model: null,
       prompt: { ...sorted[0].prompt },
       runs: sorted,
+      ...(graded
+        ? {
+            paired: sides(sorted.map((run) => run.model.name)).map(([first, other]) => ({
+              baseline: labelOf(sorted, first),
+              candidate: labelOf(sorted, other),
+              grades: pairing(
+                JSON.stringify(["model", version, first, other]),
+                runs.filter((run) => run.prompt.version === version && run.model.name === first),
+                runs.filter((run) => run.prompt.version === version && run.model.name === other),
+              ),
+            })),
+          }
+        : {}),
     });
   }
   return groups;
+}
+
+/** The first of a group's distinct sides paired with each later one. */
+function sides(names: readonly string[]): Array<[string, string]> {
+  const distinct = [...new Set(names)];
+  return distinct.slice(1).map((other) => [distinct[0], other]);
+}
+
+function labelOf(runs: readonly MatrixRunRecord[], modelName: string): string {
+  return runs.find((run) => run.model.name === modelName)?.model.label ?? modelName;
+}
+
+function gradesOf(runs: readonly MatrixRunRecord[]) {
+  return runs.map(inputGrade).filter((grade) => grade !== null);
 }
 
 /** Runs grouped by a two-part key, the groups sorted by it. */

@@ -21,6 +21,9 @@
  */
 import type { ComparisonGroup } from "@/lib/formats/matrix/comparison-groups";
 import type { MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import type { PairedMeasure } from "@/lib/core/matrix/paired-grades";
+import type { ComparisonPairing } from "@/lib/formats/matrix/comparison-groups";
+import { succeeded } from "@/lib/formats/matrix/matrix-run-record";
 import { costText, durationText, tokensText } from "@/lib/formats/matrix/number-text";
 
 /** The file name of a comparison inside its folder. */
@@ -59,6 +62,7 @@ export function comparisonMarkdown(group: ComparisonGroup): string {
         `**Prompt**: ${group.prompt ? versionText(group.prompt) : ""}`,
         `**Compared**: ${group.runs.map((run) => run.model.label).join(", ")}`,
       ];
+  header.push(...(group.paired ?? []).flatMap(pairedLines));
   const sections = group.runs.map((run) =>
     section(isPrompt ? `## Version ${versionText(run.prompt)}` : `## Model: ${run.model.label}`, run),
   );
@@ -77,6 +81,7 @@ function section(heading: string, run: MatrixRunRecord): string {
     `**Tokens**: ${tokensText(run.tokens.input)} input / ${tokensText(run.tokens.output)} output`,
     `**Cost**: ${costText(run.costUsd)}`,
     `**Duration**: ${durationText(run.durationSeconds)}`,
+    ...(run.grading ? gradingLines(run) : []),
   ];
   // An output is written as the model wrote it; only its trailing newlines go, so sections stay apart by one blank line.
   const body =
@@ -84,6 +89,81 @@ function section(heading: string, run: MatrixRunRecord): string {
       ? `**Error**: ${(run.error ?? "The model returned no output").replace(/\s*\n\s*/g, " ")}`
       : run.output.replace(/\s+$/, "");
   return [heading, "", ...facts, "", body].join("\n");
+}
+
+/**
+ * A graded eval's grade lines, below its duration: the grader's grade (two decimals), or each
+ * metric's score in the metrics' order and the pass rule's verdict; "none" where there is none
+ * (a failed eval, a grader or judge that failed), and the grader's or judges' error on a line of its own.
+ */
+function gradingLines(run: MatrixRunRecord): string[] {
+  const grading = run.grading!;
+  const failed = !succeeded(run);
+  const lines =
+    grading.by === "grader"
+      ? [`**Grade**: ${grading.grade !== null && !failed ? gradeText(grading.grade) : failed ? "none (the eval failed)" : "none"}`]
+      : [
+          `**Scores**: ${
+            failed
+              ? "none (the eval failed)"
+              : `${grading.metrics.map((name) => `${name} ${name in grading.scores ? gradeText(grading.scores[name]) : "none"}`).join(", ")} (${grading.passed === null ? "no verdict" : grading.passed ? "passed" : "not passed"})`
+          }`,
+        ];
+  if (grading.error !== null && !failed) lines.push(`**Grader error**: ${oneLine(grading.error)}`);
+  return lines;
+}
+
+function gradeText(value: number): string {
+  return value.toFixed(2);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * A pairing's lines under the comparison's facts, one per measure: both sides' rates or means over
+ * the inputs graded on both, the difference (candidate minus baseline) with its 95% interval, the
+ * exact McNemar p for a pass rate, and the verdict by the one rule (lib/core/eval/stats/difference-verdict.ts).
+ */
+function pairedLines(pairing: ComparisonPairing): string[] {
+  const { baseline, candidate, grades } = pairing;
+  if (grades.measures.length === 0) return [`**Grades, ${candidate} vs ${baseline}**: no input graded on both sides`];
+  return grades.measures.map((measure) => {
+    const name =
+      measure.measure === "pass rate" ? "Pass rate" : measure.measure === "mean grade" ? "Mean grade" : `${measure.measure} (mean score)`;
+    const verdict =
+      measure.verdict === "candidate higher"
+        ? `${candidate} higher`
+        : measure.verdict === "baseline higher"
+          ? `${baseline} higher`
+          : "not distinguishable";
+    const inputs = `${grades.pairedInputs} paired input${grades.pairedInputs === 1 ? "" : "s"}`;
+    const values = `${measureText(measure, measure.candidate)} vs ${measureText(measure, measure.baseline)}`;
+    const method = measure.method === "newcombe" ? `McNemar p = ${pValueText(measure.mcnemarP)}` : "paired bootstrap";
+    return `**${name}, ${candidate} vs ${baseline}**: ${values} over ${inputs}; difference ${differenceText(measure, measure.difference)}, 95% CI ${differenceText(measure, measure.interval.low)} to ${differenceText(measure, measure.interval.high)}; ${method}; ${verdict}`;
+  });
+}
+
+/** A rate in percent (80%), a mean to two decimals (0.72). */
+function measureText(measure: PairedMeasure, value: number): string {
+  return measure.kind === "rate" ? `${trimZero((value * 100).toFixed(1))}%` : value.toFixed(2);
+}
+
+/** A difference with its sign: a rate's in points (+30.0 points), a mean's to two decimals (+0.17). */
+function differenceText(measure: PairedMeasure, value: number): string {
+  if (!Number.isFinite(value)) return "n/a";
+  const sign = value > 0 ? "+" : value < 0 ? "-" : "";
+  const size = Math.abs(value);
+  return measure.kind === "rate" ? `${sign}${(size * 100).toFixed(1)} points` : `${sign}${size.toFixed(2)}`;
+}
+
+function pValueText(p: number | null): string {
+  return p === null || !Number.isFinite(p) ? "n/a" : p.toFixed(4);
+}
+
+function trimZero(text: string): string {
+  return text.replace(/\.0$/, "");
 }
 
 /**

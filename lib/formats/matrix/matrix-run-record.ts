@@ -3,6 +3,8 @@
  * summary, the comparisons and the index. The engine builds it from a cell; the files are views of it.
  */
 
+import type { InputGrade } from "@/lib/core/matrix/paired-grades";
+
 /** One eval's outcome. */
 export interface MatrixRunRecord {
   /** `20251227_143500_v1_llama-3.3-70b_tech-talk-01` (lib/core/matrix/ids.ts). */
@@ -23,11 +25,30 @@ export interface MatrixRunRecord {
   durationSeconds: number | null;
   /** Why the eval failed; null when it succeeded. */
   error: string | null;
+  /** What the batch's grader or metrics said of the output; absent when the batch has neither. */
+  grading?: MatrixGrading;
 }
+
+/**
+ * An eval's grade (a grader: from 0 to 1, pass / fail as 1 / 0) or its metrics' scores and the
+ * pass rule's verdict (metrics, in their order). Null where there is none: a failed eval, a
+ * grader or judge that failed (error says why).
+ */
+export type MatrixGrading =
+  | { by: "grader"; grade: number | null; error: string | null }
+  | { by: "metrics"; metrics: string[]; scores: Record<string, number>; passed: boolean | null; error: string | null };
 
 /** Whether the eval answered. */
 export function succeeded(record: MatrixRunRecord): boolean {
   return record.error === null && record.output !== null;
+}
+
+/** The record's grade as paired statistics read it, or null when it has none (lib/core/matrix/paired-grades.ts). */
+export function inputGrade(record: MatrixRunRecord): InputGrade | null {
+  const { grading } = record;
+  if (!grading || !succeeded(record)) return null;
+  if (grading.by === "grader") return grading.grade === null ? null : { inputId: record.input.id, grade: grading.grade };
+  return grading.passed === null ? null : { inputId: record.input.id, passed: grading.passed, scores: grading.scores };
 }
 
 /** Whether the eval was paid for at a price nobody knows: it counted tokens, but has no cost. */

@@ -7,10 +7,13 @@
  *     "input": { "id", "title" }, "output",
  *     "tokens": { "input", "output" }, "cost_usd", "duration_seconds", "error" }
  *
+ * With a grader or metrics, one key follows: "grading", { "by": "grader", "grade", "error" } or
+ * { "by": "metrics", "metrics", "scores", "passed", "error" } (lib/formats/matrix/matrix-run-record.ts).
+ *
  * cost_usd is null for an unpriced model (never 0); output is null and error says why for a failed
  * eval. parseRunFile reads one back (a resumed batch skips the evals that have one).
  */
-import type { MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import type { MatrixGrading, MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
 
 /** The file name of a run's file under runs/. */
 export function runFileName(runId: string): string {
@@ -31,8 +34,15 @@ export function runFileJson(record: MatrixRunRecord): string {
     cost_usd: record.costUsd,
     duration_seconds: record.durationSeconds === null ? null : roundTo(record.durationSeconds, 3),
     error: record.error,
+    ...(record.grading ? { grading: gradingJson(record.grading) } : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function gradingJson(grading: MatrixGrading) {
+  return grading.by === "grader"
+    ? { by: "grader", grade: grading.grade, error: grading.error }
+    : { by: "metrics", metrics: grading.metrics, scores: grading.scores, passed: grading.passed, error: grading.error };
 }
 
 /**
@@ -88,8 +98,32 @@ export function parseRunFile(
     durationSeconds: number(value, "duration_seconds"),
     error: text_(value, "error", true),
   };
+  if ("grading" in value) {
+    const grading = readGrading(value.grading);
+    if (grading === null)
+      problems.push(`"grading" must be a grader's {"by": "grader", "grade", "error"} or metrics' {"by": "metrics", ...}`);
+    else record.grading = grading;
+  }
   if (problems.length > 0) return { ok: false, error: `${fileName}: ${problems.join("; ")}; delete it to run this eval again` };
   return { ok: true, record };
+}
+
+/** A run file's "grading" read back, or null when it is not one of the two forms. */
+function readGrading(value: unknown): MatrixGrading | null {
+  if (!isRecord(value)) return null;
+  const error = value.error === null || typeof value.error === "string" ? value.error : undefined;
+  if (error === undefined) return null;
+  const score = (item: unknown) => typeof item === "number" && Number.isFinite(item) && item >= 0 && item <= 1;
+  if (value.by === "grader") {
+    if (!(value.grade === null || score(value.grade))) return null;
+    return { by: "grader", grade: value.grade as number | null, error };
+  }
+  if (value.by !== "metrics") return null;
+  const { metrics, scores, passed } = value;
+  if (!Array.isArray(metrics) || !metrics.every((name) => typeof name === "string")) return null;
+  if (!isRecord(scores) || !Object.values(scores).every(score)) return null;
+  if (!(passed === null || typeof passed === "boolean")) return null;
+  return { by: "metrics", metrics: metrics as string[], scores: scores as Record<string, number>, passed, error };
 }
 
 /** value rounded to digits decimals, so sums of floats do not write 0.30000000000000004. */

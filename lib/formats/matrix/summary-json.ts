@@ -8,9 +8,10 @@
  * unpriced_runs instead of adding $0. It is null when no run has a known cost but some were
  * unpriced, so an all-unpriced batch never reads as free. Costs are rounded to a millionth of a
  * dollar, durations to a millisecond: a sum of floats would otherwise end in ...0000000001.
+ * With a grader or metrics, "grading" is added last (BatchGrading); the spec's keys stay as they are.
  */
 import { roundTo } from "@/lib/formats/matrix/run-file";
-import { succeeded, unpriced, type MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
+import { inputGrade, succeeded, unpriced, type MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
 
 /** The summary as written. */
 export interface BatchSummaryDocument {
@@ -28,7 +29,18 @@ export interface BatchSummaryDocument {
   errors: Array<{ run_id: string; message: string }>;
   unpriced_runs: number;
   unpriced_models: string[];
+  /** Added with a grader or metrics (never in place of a spec key): see batchGrading. */
+  grading?: BatchGrading;
 }
+
+/**
+ * How the batch's evals were graded: how many have a grade (a grader's) or a verdict (the
+ * metrics'), how many have none (failed evals, failed graders), and the mean grade, or the runs
+ * that passed and each metric's mean score over the runs that have it. A mean of nothing is null.
+ */
+export type BatchGrading =
+  | { by: "grader"; graded_runs: number; ungraded_runs: number; mean_grade: number | null }
+  | { by: "metrics"; graded_runs: number; ungraded_runs: number; passed_runs: number; mean_scores: Record<string, number | null> };
 
 /**
  * The summary of a batch. runs are the finished evals in the plan's order; config is the matrix
@@ -69,6 +81,33 @@ export function batchSummary({
       .map((run) => ({ run_id: run.runId, message: run.error ?? "The model returned no output" })),
     unpriced_runs: unpricedRuns.length,
     unpriced_models: unpricedModels,
+    ...(runs.some((run) => run.grading) ? { grading: batchGrading(runs) } : {}),
+  };
+}
+
+function batchGrading(runs: readonly MatrixRunRecord[]): BatchGrading {
+  const grades = runs.map(inputGrade).filter((grade) => grade !== null);
+  const mean = (values: number[]) => (values.length === 0 ? null : roundTo(sum(values) / values.length, 6));
+  const ungraded = runs.length - grades.length;
+  if (runs.some((run) => run.grading?.by === "grader")) {
+    return {
+      by: "grader",
+      graded_runs: grades.length,
+      ungraded_runs: ungraded,
+      mean_grade: mean(grades.map((grade) => ("grade" in grade ? grade.grade : 0))),
+    };
+  }
+  const names = runs.find((run) => run.grading?.by === "metrics")?.grading;
+  const metrics = names?.by === "metrics" ? names.metrics : [];
+  const scored = grades.filter((grade) => "passed" in grade);
+  return {
+    by: "metrics",
+    graded_runs: grades.length,
+    ungraded_runs: ungraded,
+    passed_runs: scored.filter((grade) => grade.passed).length,
+    mean_scores: Object.fromEntries(
+      metrics.map((name) => [name, mean(scored.flatMap((grade) => (name in grade.scores ? [grade.scores[name]] : [])))]),
+    ),
   };
 }
 
