@@ -1,7 +1,10 @@
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { BatchAction, BatchDetail, BatchDetailQuery, BatchJob, BatchPlan, CreateBatchInput } from "@/lib/api/batches";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
+import { createCredentialSource } from "@/lib/engine/credential-source";
 import { startWorker } from "@/lib/engine/worker";
+import { createMockImageProvider, mockImageBehaviourFromEnv } from "@/lib/providers/image/mock";
+import { createImageProviderRegistry } from "@/lib/providers/image/registry";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { changeBatchStatus, createBatch, getBatch, resumeBatch } from "@/lib/services/batches";
 import type { DataTarget } from "../data-target";
@@ -46,15 +49,17 @@ export async function openBatchSource(
   const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
   let worker: Awaited<ReturnType<typeof startWorker>>;
   try {
-    const providers = createDefaultProviderRegistry({
-      db,
-      secretKey: loadSecretKey({ env, dataDir }),
-      env,
-      wrapCredentials: preferDotenv(dotenv),
+    const secretKey = loadSecretKey({ env, dataDir });
+    const providers = createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials: preferDotenv(dotenv) });
+    // Image models: the keyless mock (its latency and failure rate tunable from the environment)
+    // and the vendors, with ./.env's keys before the saved ones, as `parallaxr run` does.
+    const imageProviders = createImageProviderRegistry([createMockImageProvider({ behaviour: mockImageBehaviourFromEnv(env) })], {
+      credentials: preferDotenv(dotenv)(createCredentialSource({ db, secretKey, env })),
     });
     worker = await startWorker({
       db,
       providers,
+      imageProviders,
       pollMs: 20,
       maxInFlight: Math.max(16, concurrency),
       // One process owns a PGlite folder: a job left running by a killed run is taken back at once.
