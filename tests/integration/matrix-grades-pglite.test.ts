@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeMatrixGrades } from "./matrix-grades-suite";
+
+describeMatrixGrades("PGlite", createPgliteTestDatabase);
