@@ -385,6 +385,55 @@ describe("parallaxr batch-run: runs on the data folder", () => {
   }, 120_000);
 });
 
+describe("parallaxr batch-run: failed and skipped jobs", () => {
+  it("a refused job is failed with the provider's error, a strict budget skips an unknown price without a call; exit 1 names --resume", async () => {
+    write("one.txt", "A bowl of ramen\n");
+    write(
+      "mixed.yaml",
+      [
+        "version: 1",
+        "matrix:",
+        "  - provider: mock",
+        "    model: mock-image",
+        "    size: 32x32",
+        "    provider_options:",
+        "      mock_fail: content_policy",
+        "  - provider: mock",
+        "    model: mock-image",
+        "    size: 32x32",
+        "    seed: 7",
+        "include:",
+        "  - provider: openai",
+        "    model: gpt-image-unpriced",
+        "    size: 1024x1024",
+        "limits:",
+        "  budget_mode: strict",
+        "",
+      ].join("\n"),
+    );
+    const result = await parallaxr(["batch-run", "--prompts", "one.txt", "--matrix", "mixed.yaml", "--out", "runs/mixed"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split("\n")[0]).toBe("Batch mixed completed: 1 success, 1 failed, 1 skipped (1 image(s))");
+    expect(result.stderr).toContain(
+      "parallaxr: 1 job(s) failed (their errors are in run.json). Run them again with: parallaxr batch-run --out runs/mixed --resume",
+    );
+    expect(result.stderr).toMatch(
+      /^j-000001 failed {2}p-0001 mock\/mock-image 32x32 mock_fail=content_policy: .*refused the prompt on purpose/m,
+    );
+    expect(result.stderr).toMatch(/^j-000003 skipped p-0001 openai\/gpt-image-unpriced 1024x1024: .*no known price/m);
+    const manifest = readManifest("runs/mixed");
+    expect(runManifestProblems(manifest)).toEqual([]);
+    expect(manifest.jobs.map((job) => [job.job_id, job.status, job.artifacts.image_paths.length])).toEqual([
+      ["j-000001", "failed", 0],
+      ["j-000002", "success", 1],
+      ["j-000003", "skipped", 0],
+    ]);
+    expect(manifest.jobs[0].error).toContain("refused the prompt on purpose");
+    expect(manifest.jobs[2].attempts).toBe(0);
+    expect(manifest.summary).toMatchObject({ succeeded: 1, failed: 1, skipped: 1 });
+  }, 120_000);
+});
+
 /** A local server speaking OpenAI's Image API that counts every call by prompt, answering each after `delayMs`. */
 async function startCountingImageServer(delayMs: number) {
   const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 200, g: 80, b: 20 } } })
