@@ -70,7 +70,7 @@ export function batchManifestOf(stored: StoredBatchRun, inputs: BatchInputs, cel
   const ended = runStatus === "completed" || runStatus === "cancelled" || runStatus === "failed";
   return buildRunManifest({
     runId: config.runId,
-    createdAt: stored.createdAt,
+    createdAt: config.createdAt ? new Date(config.createdAt) : stored.createdAt,
     startedAt: stored.startedAt,
     completedAt: ended ? stored.finishedAt : null,
     status: runStatus,

@@ -32,8 +32,10 @@ export interface BatchExecutorDeps {
 /** Executes a worker's batch cells and keeps each run's run.json in step with its saved results. */
 export interface BatchExecutor {
   execute(settings: RunSettings, cell: ClaimedCell): Promise<CellResult>;
-  /** After results of these runs were saved (or their status changed): rewrite their run.json. */
+  /** After results of these runs were saved: rewrite the run.json of those that are batches whose cells this worker ran. */
   saved(runIds: Iterable<string>): Promise<void>;
+  /** After these runs ended (completed): rewrite the run.json of those that are batches, whoever ran their cells. */
+  ended(runIds: Iterable<string>): Promise<void>;
 }
 
 /**
@@ -168,7 +170,13 @@ export function createBatchExecutor(deps: BatchExecutorDeps): BatchExecutor {
     await Promise.all(writes);
   }
 
-  return { execute, saved };
+  async function ended(runIds: Iterable<string>): Promise<void> {
+    // A batch whose every job was skipped at creation ends without a cell run: one look-up per
+    // ended run (rewriteBatchManifest reads nothing more for a run of another kind).
+    await Promise.all([...new Set(runIds)].map((runId) => rewriteBatchManifest(deps.db, runId).catch(deps.onError)));
+  }
+
+  return { execute, saved, ended };
 }
 
 /** A result the worker will not save (its cell is another worker's now); it says why if it ever shows. */

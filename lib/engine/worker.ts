@@ -201,7 +201,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       maybeFinished.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
-    void batches.saved(done);
+    void batches.ended(done);
   }
 
   async function settingsFor(runId: string): Promise<RunSettings> {
@@ -326,7 +326,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // came back short, are completed here.
       lastSweep = time;
       completeFinishedRuns(db, { runIds: null })
-        .then((done) => batches.saved(done))
+        .then((done) => batches.ended(done))
         .catch(onError);
       finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).catch(onError);
     }

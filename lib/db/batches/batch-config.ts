@@ -17,6 +17,10 @@ export interface BatchConfig {
   plan: BatchPlan;
   /** Each column's estimate of one job in USD (null: unknown price), for run.json. */
   estimates: Array<number | null>;
+  /** The prompt range the batch was made with ("3-10"), when one was given: job ids count from its first prompt. */
+  promptRange?: string;
+  /** run.json's created_at when the run was made again from a run.json (resume on another database). */
+  createdAt?: string;
 }
 
 /** A job's files and what its provider said it cost, as a cell's artifacts keep them. */
