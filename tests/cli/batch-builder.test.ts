@@ -202,6 +202,25 @@ describe("the builder's steps", () => {
     );
   });
 
+  it("a size the provider cannot make and a file name the run folder cannot keep are refused as the headless command refuses them", () => {
+    const more = folder({
+      "p.txt": "one\n",
+      "m.yaml": "version: 1\nmatrix:\n  - provider: openai\n    model: gpt-image-1\n    size: [1024x1024, 4:5]\n",
+      "receipt-m.yaml": MATRIX,
+    });
+    let state = press(initialState(more), more, k.enter, k.enter, k.enter, k.ctrlU, "m.yaml", k.enter);
+    expect(state.step).toBe(1);
+    expect(state.matrix).toBeNull();
+    expect(errorLines(state).join(" ").replace(/\s+/g, " ").trim()).toBe(
+      "Error: m.yaml, line 5, at matrix[0].size: OpenAI's gpt-image models make sizes 1024x1024, 1536x1024, 1024x1536, auto, " +
+        'not "4:5" (openai/gpt-image-1): change the value or move it to a block of a provider that makes it.',
+    );
+    state = press(state, more, k.ctrlU, "receipt-m.yaml", k.enter);
+    expect(errorLines(state).join(" ").replace(/\s+/g, " ").trim()).toContain(
+      "Error: receipt-m.yaml: the run folder keeps a copy of this file under its name, which must be a plain file name",
+    );
+  });
+
   it("step 3 reviews the plan: counts, cost against the budget, the provider and model breakdown", () => {
     const state = press(initialState(files), files, k.enter, "2-6", k.enter, k.enter, k.enter, k.enter);
     expect(state.step).toBe(2);

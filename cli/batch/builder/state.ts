@@ -9,7 +9,9 @@ import { planBudget } from "@/lib/core/batch/budget";
 import { planSummary, type PlanSummary } from "@/lib/core/batch/dry-run";
 import { BUDGET_MODES, MAX_MATRIX_BYTES, parseMatrix, planJobs, type BudgetMode, type MatrixDefinition } from "@/lib/core/batch/matrix";
 import { filterPromptRange, parsePromptSet, type BatchPrompt } from "@/lib/core/batch/prompts";
+import { BATCH_FILE_NAME } from "@/lib/api/batches";
 import { formatProviderConcurrency, parseProviderConcurrency, type BatchRunOptions } from "../options";
+import { checkProviderSizes, MAX_PROMPT_FILE_BYTES } from "../read-batch-inputs";
 import type { Key } from "./keys";
 import { deleteAt, deleteBefore, insertText, moveCursor, textValue, type TextValue } from "./text-value";
 
@@ -23,8 +25,8 @@ export interface BuilderFiles {
   list(): string[];
 }
 
-/** Largest prompt file read: 10,000 prompts of a few hundred characters fit well within it. */
-export const MAX_PROMPTS_BYTES = 8 * 1024 * 1024;
+/** Largest prompt file read: the same bound as the headless flags. */
+export const MAX_PROMPTS_BYTES = MAX_PROMPT_FILE_BYTES;
 /** Highest global concurrency the builder takes (the same bound as a provider's cap). */
 export const MAX_CONCURRENCY = 64;
 
@@ -134,12 +136,26 @@ const withError = (state: BuilderState, field: FieldId | "plan", error: string |
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * The run folder keeps a copy of each input under its own name, so the name must be a plain one
+ * (the headless command refuses the same names with the same words).
+ */
+function nameProblem(file: string): string | undefined {
+  if (BATCH_FILE_NAME.test(path.basename(file))) return undefined;
+  return (
+    `${file}: the run folder keeps a copy of this file under its name, which must be a plain file name ` +
+    `(letters, digits, ".", "_", "-", spaces; not run.json, not receipt-*, not starting with "."); rename it.`
+  );
+}
+
 function loadPrompts(state: BuilderState, files: BuilderFiles): BuilderState {
   const file = state.text.promptsPath.text.trim();
   if (file === "") return withError({ ...state, prompts: null }, "promptsPath", "Type the path of a .txt or .csv prompt file.");
   if (!fitsPrompts(file)) {
     return withError({ ...state, prompts: null }, "promptsPath", `${file}: a prompt file ends in .txt or .csv.`);
   }
+  const badName = nameProblem(file);
+  if (badName) return withError({ ...state, prompts: null }, "promptsPath", badName);
   let all: BatchPrompt[];
   try {
     all = parsePromptSet(files.read(file, MAX_PROMPTS_BYTES), file);
@@ -179,9 +195,14 @@ function loadMatrix(state: BuilderState, files: BuilderFiles): BuilderState {
   if (!fitsMatrix(file)) {
     return withError({ ...state, matrix: null }, "matrixPath", `${file}: a matrix file ends in .yaml, .yml or .json.`);
   }
+  const badName = nameProblem(file);
+  if (badName) return withError({ ...state, matrix: null }, "matrixPath", badName);
   let def: MatrixDefinition;
   try {
-    def = parseMatrix(files.read(file, MAX_MATRIX_BYTES), file);
+    const text = files.read(file, MAX_MATRIX_BYTES);
+    def = parseMatrix(text, file);
+    // A size or n a provider cannot make is refused here, as the headless command refuses it.
+    checkProviderSizes({ path: file, name: path.basename(file), text }, def);
   } catch (error) {
     return withError({ ...state, matrix: null }, "matrixPath", messageOf(error));
   }
