@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeBatches } from "./batches-suite";
+
+describeBatches("PGlite", createPgliteTestDatabase);
