@@ -5,7 +5,6 @@ import sharp from "sharp";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchSchema, type CreateBatchInput } from "@/lib/api/batches";
-import type { Database } from "@/lib/db/database";
 import { InvalidInputError, NotFoundError } from "@/lib/engine/errors";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { runManifestProblems } from "@/lib/formats/batch/run-folder";
