@@ -64,6 +64,7 @@ export async function followBatch(
   let lastFinished = -1;
   let interruptedAt: number | null = null;
   let cancelError: string | null = null;
+  let endedAt: number | null = null;
   const onInterrupt = () => {
     interruptedAt ??= Date.now();
   };
@@ -85,7 +86,7 @@ export async function followBatch(
     for (;;) {
       const head = await source.get(started.id, { offset: 0, limit: 1 });
       let summary = head.batch;
-      if (reporter.wantsAllJobs || finished(summary) !== lastFinished || ENDED.has(summary.status)) {
+      if (reporter.wantsAllJobs || finished(summary) !== lastFinished || ENDED.has(summary.status) || summary.counts.running > 0) {
         const detail = await allJobs(source, started.id);
         reporter.snapshot?.(detail.batch, detail.jobs);
         summary = detail.batch;
@@ -98,7 +99,14 @@ export async function followBatch(
         }
       }
       reporter.progress(summary);
-      if (ENDED.has(summary.status)) return await stop({ summary, interrupted: interruptedAt !== null, cancelError });
+      if (ENDED.has(summary.status)) {
+        // A cancelled batch says so at once while its jobs in flight finish (and are saved, images
+        // and all): the outcome waits for them, so the counts printed are run.json's last ones.
+        endedAt ??= Date.now();
+        if (summary.counts.running === 0 || Date.now() - endedAt > CANCEL_WAIT_MS) {
+          return await stop({ summary, interrupted: interruptedAt !== null, cancelError });
+        }
+      }
       if (interruptedAt !== null) {
         if (!cancelSent) {
           cancelSent = true;
@@ -110,11 +118,11 @@ export async function followBatch(
             return await stop({ summary, interrupted: true, cancelError });
           }
         } else if (Date.now() - interruptedAt > CANCEL_WAIT_MS) {
-          return {
+          return await stop({
             summary,
             interrupted: true,
             cancelError: `the batch was still ${summary.status} ${CANCEL_WAIT_MS / 1000} s after the cancel`,
-          };
+          });
         }
       }
       await new Promise((resolve) => setTimeout(resolve, pollMs));
