@@ -4,9 +4,10 @@ import type { Price } from "@/lib/core/cost";
 import { formatConfigProblem } from "@/lib/core/eval/config";
 import type { MetricConfig } from "@/lib/core/eval/metrics";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
+import { gradingCostOfEval, type MatrixGradingPlan } from "@/lib/core/matrix/grading-estimate";
 import { batchId } from "@/lib/core/matrix/ids";
 import { resolveMatrixModel, type MatrixModel } from "@/lib/core/matrix/model-aliases";
-import { CONFIRMATION_THRESHOLD, inputTitle, planMatrix, type MatrixPromptVersion } from "@/lib/core/matrix/plan-matrix";
+import { CONFIRMATION_THRESHOLD, inputTitle, planMatrix, type MatrixPromptVersion, type MatrixTask } from "@/lib/core/matrix/plan-matrix";
 import { selectSubset, type SubsetFlag } from "@/lib/core/matrix/select-subset";
 import { detectVariables } from "@/lib/core/template";
 import { asUser } from "@/lib/db/as-user";
@@ -24,6 +25,7 @@ import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { applicablePrice } from "./applicable-price";
 import { InvalidInputError, NotFoundError, TooLargeError } from "./errors";
+import { judgeMetrics } from "./judge-output";
 import { checkCellCount, checkPromptSize, checkQueuedCells, checkRenderedSize, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
 /**
@@ -59,6 +61,8 @@ export interface CheckedMatrix {
   grader: { text: string; model: MatrixModel | null } | null;
   /** The metrics each output is scored by; null without metrics. */
   metrics: MatrixMetrics | null;
+  /** Per model, the estimated cost of grading one of its evals (0 without grading; null when a grading model is unpriced). */
+  gradingPerEval: Array<number | null>;
 }
 
 const SAVED_VERSION = /^(.+)@v(\d+)$/;
@@ -161,6 +165,7 @@ export function checkMatrix(
   const firstModel = plan.tasks.filter((task) => task.model.name === models[0].name);
   const rendered = new Map(firstModel.map((task) => [`${task.promptVersion}\u0000${task.inputId}`, task]));
   const metrics = input.metrics ? checkMetrics(input, providerIds) : null;
+  const grader = input.grader ? checkGrader(input.grader, providerIds, limits) : null;
   const rows: MatrixInputRow[] = inputs.map((item) => ({
     id: item.id,
     title: inputTitle(item),
@@ -199,9 +204,49 @@ export function checkMatrix(
     fileNames: chosenSources.map((source) => source.fileName),
     models,
     inputs: rows,
-    grader: input.grader ? checkGrader(input.grader, providerIds, limits) : null,
+    grader,
     metrics,
+    gradingPerEval: models.map((model) => gradingPerEval({ model, grader, metrics, tasks: plan.tasks, inputs, priceOf })),
   };
+}
+
+/**
+ * What grading one eval of model costs on average over its evals (lib/core/matrix/grading-estimate.ts),
+ * so the budget reserves the grader's or judges' calls with the eval; 0 without grading.
+ */
+function gradingPerEval({
+  model,
+  grader,
+  metrics,
+  tasks,
+  inputs,
+  priceOf,
+}: {
+  model: MatrixModel;
+  grader: CheckedMatrix["grader"];
+  metrics: MatrixMetrics | null;
+  tasks: readonly MatrixTask[];
+  inputs: ReadonlyArray<{ id: string; text: string }>;
+  priceOf: (model: MatrixModel) => Price | null;
+}): number | null {
+  const judges = metrics
+    ? judgeMetrics(metrics.configs).map((metric) => ({ criteria: metric.criteria, model: metrics.judges[metric.name] ?? null }))
+    : [];
+  const grading: MatrixGradingPlan | null = grader
+    ? { by: "grader", text: grader.text, model: grader.model }
+    : judges.length > 0
+      ? { by: "metrics", judges }
+      : null;
+  if (!grading) return 0;
+  const own = tasks.filter((task) => task.model.name === model.name);
+  let total = 0;
+  for (const task of own) {
+    const inputText = inputs.find((item) => item.id === task.inputId)?.text ?? "";
+    const cost = gradingCostOfEval({ grading, task, inputText, priceOf: (target) => priceOf({ ...model, ...target }) });
+    if (cost === null) return null;
+    total += cost;
+  }
+  return own.length === 0 ? 0 : total / own.length;
 }
 
 /**
@@ -380,7 +425,7 @@ export async function createMatrix(
         provider: model.provider,
         model: model.model,
         params: {},
-        estimatedCostPerCell: perCell(estimate.models[index]),
+        estimatedCostPerCell: perCell(estimate.models[index], checked.gradingPerEval[index]),
       })),
       kindConfig: { matrix },
     });
@@ -390,10 +435,14 @@ export async function createMatrix(
   });
 }
 
-/** A model's estimated cost of one eval, for the budget's in-flight estimate; null when unpriced. */
-function perCell(model: MatrixEstimate["models"][number] | undefined): number | null {
+/**
+ * A model's estimated cost of one eval with its grading, for the budget's in-flight estimate;
+ * null when the model is unpriced. An unpriced grading model adds nothing it could name: the
+ * eval's own cost is then the floor, and what the grading spends still counts once it is paid.
+ */
+function perCell(model: MatrixEstimate["models"][number] | undefined, grading: number | null | undefined): number | null {
   if (!model || model.costUsd === null || model.evals === 0) return null;
-  return model.costUsd / model.evals;
+  return model.costUsd / model.evals + (grading ?? 0);
 }
 
 /** A stored matrix run as the API answers it. */

@@ -8,6 +8,7 @@ import { createMockProvider } from "@/lib/providers/mock-provider";
 import { providerFactories } from "@/lib/providers/provider-factories";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import { createMatrix, getMatrix, matrixComparison, matrixSummaryFile, matrixZip } from "@/lib/services/matrix";
+import { referencePrice } from "@/lib/providers/pricing-reference";
 import { userA, waitFor, type TestDatabase } from "../helpers/databases";
 import { readJsonFixture, TEST_API_KEY } from "../helpers/vendor-server";
 
@@ -55,6 +56,8 @@ const INPUTS = Array.from({ length: 10 }, (_, index) => {
   const id = `in-${String(index + 1).padStart(2, "0")}`;
   return { id, text: `# Talk ${index + 1}\n\nA talk about topic ${index + 1}.` };
 });
+const GRADER = "Grade: {{input_id}}\n\n{{output}}\n\nAnswer 1 for a good summary, else 0.";
+
 const PROMPTS = [
   { version: "v1", fileName: "v1.txt", text: "Summarize {{input_id}}:\n\n{{input}}" },
   { version: "v2", fileName: "v2.txt", text: "Key points of {{input_id}}:\n\n{{input}}" },
@@ -90,7 +93,7 @@ export function describeMatrixGrades(label: string, create: () => Promise<TestDa
         models: ["llama-3.3-70b"],
         inputs: INPUTS,
         cache: false,
-        grader: { text: "Grade: {{input_id}}\n\n{{output}}\n\nAnswer 1 for a good summary, else 0.", model: "llama-3.1-8b" },
+        grader: { text: GRADER, model: "llama-3.1-8b" },
       });
       const created = await createMatrix({ db }, { userId: userA, input });
       if (!("matrix" in created)) throw new Error("expected a run");
@@ -154,6 +157,40 @@ export function describeMatrixGrades(label: string, create: () => Promise<TestDa
         .find((run) => run.prompt.version === "v1" && run.input.id === "in-01");
       expect(v1In01.grading).toEqual({ by: "grader", grade: 1, error: null });
       expect(strFromU8(zip[`comparisons/${folder}/comparison.md`])).toBe(text);
+    });
+
+    it("reserves the grader's call with each eval in the budget: a budget that covers an eval but not its grading starts none", async (context) => {
+      if (!test) return context.skip();
+      const { db } = test;
+      const calls = groq.calls.length;
+      const input = createMatrixSchema.parse({
+        prompts: [PROMPTS[0]],
+        models: ["llama-3.3-70b"],
+        inputs: INPUTS.slice(0, 2),
+        cache: false,
+        grader: { text: GRADER, model: "llama-3.1-8b" },
+      });
+      const dry = await createMatrix({ db }, { userId: userA, input: { ...input, dryRun: true } });
+      if (!("plan" in dry)) throw new Error("expected a plan");
+      const perEval = dry.plan.estimate.models[0].costUsd! / dry.plan.estimate.models[0].evals;
+      // The grader's call by hand: its template (no {{input}}) as characters / 4, plus the eval's
+      // 1,000 estimated output tokens read as {{output}}, in; 1,000 out; at llama-3.1-8b-instant's price.
+      const price = referencePrice("groq", "llama-3.1-8b-instant")!;
+      const grading = ((Math.floor(GRADER.length / 4) + 1_000) * price.inputPerMTok! + 1_000 * price.outputPerMTok!) / 1e6;
+      expect(grading).toBeGreaterThan(0);
+      const created = await createMatrix({ db }, { userId: userA, input: { ...input, budgetUsd: perEval + grading / 2 } });
+      if (!("matrix" in created)) throw new Error("expected a run");
+      const detail = await waitFor(
+        async () => {
+          const found = await getMatrix({ db }, { userId: userA, matrixId: created.matrix.id });
+          return found.matrix.status === "completed" ? found : null;
+        },
+        { timeoutMs: 30_000, what: "the matrix over budget to finish" },
+      );
+      // Counting the eval alone, one would have started; with its grading, none may.
+      expect(detail.evals.map((one) => one.status)).toEqual(["skipped", "skipped"]);
+      expect(detail.evals[0].error).toContain(`about $${(perEval + grading).toFixed(6)} a cell`);
+      expect(groq.calls.length).toBe(calls);
     });
   });
 }
