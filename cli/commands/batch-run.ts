@@ -194,6 +194,7 @@ function shown(where: string): string {
 export async function runWithOptions(options: BatchRunOptions, connection: { server?: string; token?: string }): Promise<void> {
   const reporter = consoleBatchReporter({ terminal: process.stderr.isTTY === true });
   let inputs: BatchInputs;
+  let resumeNote: string | null = null;
   if (options.resume) {
     if (options.promptsPath || options.matrixPath) {
       reporter.warning(`--resume reads the prompt and matrix copies in ${options.out}; --prompts and --matrix are not read.`);
@@ -205,6 +206,13 @@ export async function runWithOptions(options: BatchRunOptions, connection: { ser
       throw usage(`${(error as Error).message}.`);
     }
     const limits = folder.manifest.limits;
+    const jobs = folder.manifest.jobs;
+    const kept = jobs.filter((job) => job.status === "success").length;
+    const count = (status: string) => jobs.filter((job) => job.status === status).length;
+    resumeNote =
+      `Resume of ${folder.runId} (${path.join(options.out, MANIFEST_NAME)}, status ${folder.manifest.status}): ` +
+      `${kept} of ${jobs.length} job(s) succeeded and are kept; ${jobs.length - kept} run again if the budget allows ` +
+      `(${count("failed")} failed, ${count("pending") + count("running")} pending or interrupted, ${count("skipped")} skipped).\n`;
     inputs = readBatchInputs({
       promptsPath: path.join(folder.dir, folder.promptsFile),
       matrixPath: path.join(folder.dir, folder.matrixFile),
@@ -220,7 +228,8 @@ export async function runWithOptions(options: BatchRunOptions, connection: { ser
     }
   }
   if (options.dryRun) {
-    process.stdout.write(dryRunText(inputs));
+    // A resumed run's plan is its run.json's: what it kept and what would run again.
+    process.stdout.write(resumeNote ?? dryRunText(inputs));
     return;
   }
   const input = options.resume ? null : createInput(inputs, options);

@@ -582,6 +582,16 @@ describe("parallaxr batch-run: Ctrl-C", () => {
     expect(done.length).toBeLessThan(30);
     for (const job of done) expect(existsSync(path.join(folder, job.artifacts.image_paths[0]))).toBe(true);
 
+    // --resume --dry-run says what would run again and changes nothing
+    const manifestText = readFileSync(path.join(folder, "run.json"), "utf8");
+    const planned = await parallaxr(["batch-run", "--out", out, "--resume", "--dry-run"]);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toBe(
+      `Resume of interrupted (${out}/run.json, status cancelled): ${done.length} of 30 job(s) succeeded and are kept; ` +
+        `${30 - done.length} run again if the budget allows (0 failed, ${30 - done.length} pending or interrupted, 0 skipped).\n`,
+    );
+    expect(readFileSync(path.join(folder, "run.json"), "utf8")).toBe(manifestText);
+
     const resumed = await parallaxr(["batch-run", "--out", out, "--resume"]);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain("Batch interrupted completed: 30 success, 0 failed, 0 skipped (30 image(s))");
