@@ -3,7 +3,8 @@
 // comparison.md never compute an interval two ways.
 import type { Estimate, Interval } from "@/lib/core/eval/eval-run";
 import { compareEvalRuns, type CompareOptions } from "@/lib/core/eval/stats/compare-eval-runs";
-import type { EvalResult, EvalRun } from "@/lib/core/eval/eval-run";
+import type { EvalRun } from "@/lib/core/eval/eval-run";
+import { gradedEvalRun } from "@/lib/core/eval/stats/graded-eval-run";
 
 /** One graded cell of a run: its model, dataset row, trial and grade (a person's first, else the grader's). */
 export type GradedCell = { provider: string; model: string; rowIndex: number; trial: number; grade: number };
@@ -114,33 +115,14 @@ function byModel(cells: readonly GradedCell[]): Map<string, GradedCell[]> {
 
 /** A model's cells as the eval statistics read a run: a test case per dataset row, a result per trial. */
 function asEvalRun(cells: readonly GradedCell[]): EvalRun {
-  const results: EvalResult[] = [...cells]
-    .sort((left, right) => left.rowIndex - right.rowIndex || left.trial - right.trial)
-    .map((cell) => ({
-      test_case: String(cell.rowIndex),
-      prompt_name: "",
-      trial: cell.trial + 1,
-      system_prompt: "",
-      input_text: "",
-      output: "",
-      metrics: { [GRADE]: cell.grade },
-      passed: cell.grade === 1,
-      latency_ms: 0,
-      tokens_in: 0,
-      tokens_out: 0,
-      cost_usd: null,
-      error: null,
-    }));
-  return {
-    run_id: "",
-    prompt_name: "",
-    model: "",
-    config: { model: "", max_tokens: 0, temperature: 0, evaluation_threshold: 0 },
-    started_at: "",
-    completed_at: null,
-    results,
-    pass_rate: 0,
-    avg_latency_ms: 0,
-    cost_usd: null,
-  };
+  return gradedEvalRun(
+    [...cells]
+      .sort((left, right) => left.rowIndex - right.rowIndex || left.trial - right.trial)
+      .map((cell) => ({
+        testCase: String(cell.rowIndex),
+        trial: cell.trial + 1,
+        metrics: { [GRADE]: cell.grade },
+        passed: cell.grade === 1,
+      })),
+  );
 }

@@ -4,9 +4,10 @@
 // history's compare and a matrix's comparisons never compute an interval two ways. One rule for
 // the verdict (differenceVerdict): a pass-rate difference needs Newcombe's interval to exclude 0
 // and the exact McNemar p under 0.05; a score's, its paired bootstrap interval to exclude 0.
-import type { EvalResult, EvalRun, Interval } from "@/lib/core/eval/eval-run";
+import type { EvalRun, Interval } from "@/lib/core/eval/eval-run";
 import { compareEvalRuns, type CompareOptions } from "@/lib/core/eval/stats/compare-eval-runs";
 import { differenceVerdict, type DifferenceVerdict } from "@/lib/core/eval/stats/difference-verdict";
+import { gradedEvalRun } from "@/lib/core/eval/stats/graded-eval-run";
 
 /** One graded eval of a side, by its input: a grader's grade from 0 to 1, or the metrics' scores and pass. */
 export type InputGrade = { inputId: string; grade: number } | { inputId: string; passed: boolean; scores: Record<string, number> };
@@ -86,31 +87,12 @@ export function pairedGrades(
 
 /** A side's grades as the eval statistics read a run: a test case per input, one trial each. */
 function asEvalRun(grades: readonly InputGrade[]): EvalRun {
-  const results: EvalResult[] = grades.map((grade) => ({
-    test_case: grade.inputId,
-    prompt_name: "",
-    trial: 1,
-    system_prompt: "",
-    input_text: "",
-    output: "",
-    metrics: "grade" in grade ? { [GRADE]: grade.grade } : grade.scores,
-    passed: "grade" in grade ? grade.grade === 1 : grade.passed,
-    latency_ms: 0,
-    tokens_in: 0,
-    tokens_out: 0,
-    cost_usd: null,
-    error: null,
-  }));
-  return {
-    run_id: "",
-    prompt_name: "",
-    model: "",
-    config: { model: "", max_tokens: 0, temperature: 0, evaluation_threshold: 0 },
-    started_at: "",
-    completed_at: null,
-    results,
-    pass_rate: 0,
-    avg_latency_ms: 0,
-    cost_usd: null,
-  };
+  return gradedEvalRun(
+    grades.map((grade) => ({
+      testCase: grade.inputId,
+      trial: 1,
+      metrics: "grade" in grade ? { [GRADE]: grade.grade } : grade.scores,
+      passed: "grade" in grade ? grade.grade === 1 : grade.passed,
+    })),
+  );
 }
