@@ -93,6 +93,61 @@ describe("parseComparison", () => {
     expect(document.sections[0].output).toBe(TRICKY);
   });
 
+  it("reads the grade lines a graded batch adds (docs/matrix.md, Grades) as facts: the paired lines under the title, a grade per section", () => {
+    const markdown = [
+      "---",
+      "comparison_type: prompt_comparison",
+      "timestamp: 2025-12-27T14:35:00Z",
+      "transcript: a",
+      "model: mock/echo",
+      "prompts_compared: [v1, v2]",
+      "---",
+      "",
+      "# Prompt Comparison: a",
+      "",
+      "**Transcript**: a",
+      "**Model**: mock/echo",
+      "**Compared**: v1, v2",
+      "**Pass rate, v2 vs v1**: 80% vs 20% over 10 paired inputs; difference +60.0 points; v2 higher",
+      "",
+      "---",
+      "",
+      "## Version v1",
+      "",
+      "**Tokens**: 10 input / 5 output",
+      "**Cost**: $0.0000",
+      "**Duration**: 0.3s",
+      "**Grade**: none",
+      "**Grader error**: the grader answered no grade",
+      "",
+      "first",
+      "",
+      "---",
+      "",
+      "## Version v2",
+      "",
+      "**Tokens**: 10 input / 5 output",
+      "**Cost**: $0.0000",
+      "**Duration**: 0.2s",
+      "**Grade**: 0.75",
+      "",
+      "second",
+      "",
+    ].join("\n");
+    const document = parseComparison(markdown);
+    expect(document.facts.at(-1)).toEqual({
+      label: "Pass rate, v2 vs v1",
+      value: "80% vs 20% over 10 paired inputs; difference +60.0 points; v2 higher",
+    });
+    expect(document.sections[0].facts.slice(3)).toEqual([
+      { label: "Grade", value: "none" },
+      { label: "Grader error", value: "the grader answered no grade" },
+    ]);
+    expect(document.sections[0].output).toBe("first");
+    expect(document.sections[1].facts.at(-1)).toEqual({ label: "Grade", value: "0.75" });
+    expect(document.sections[1].output).toBe("second");
+  });
+
   it("keeps text that fits no part, and reads a file without front matter or sections", () => {
     const document = parseComparison("# Title\n\nA loose line.\n**Model**: m\n");
     expect(document).toEqual({
