@@ -6,6 +6,7 @@ import { formatConfigProblem, parseEvalConfig } from "@/lib/core/eval/config";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
 import { createEval, getEval, listEvals } from "@/lib/client/evals-api";
 import { ErrorAlert } from "@/components/ui/error-alert";
+import { EvalsTabs } from "@/components/matrix/evals-tabs";
 import { EvalCharts, EvalComparison } from "@/components/evals/charts";
 import { ConfigEditor, type EditorProblem } from "./config-editor";
 import { EvalDownloads } from "./eval-downloads";
@@ -203,6 +204,7 @@ export function EvalsPage() {
           </button>
         )}
       </div>
+      <EvalsTabs current="/evals" />
 
       <ErrorAlert message={error} onDismiss={() => setError(null)} />
 
