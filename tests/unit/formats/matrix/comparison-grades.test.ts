@@ -1,12 +1,11 @@
-import { Parser, type Node } from "commonmark";
 import { describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
 import { pairedBootstrapInterval } from "@/lib/core/eval/stats/paired-bootstrap-interval";
 import { comparisonGroups, type ComparisonGroup } from "@/lib/formats/matrix/comparison-groups";
 import { comparisonMarkdown } from "@/lib/formats/matrix/comparison-markdown";
 import type { MatrixGrading, MatrixRunRecord } from "@/lib/formats/matrix/matrix-run-record";
 import { parseRunFile, runFileJson } from "@/lib/formats/matrix/run-file";
 import { batchSummary, batchSummaryJson } from "@/lib/formats/matrix/summary-json";
+import { parseComparison, textOf } from "./markdown-blocks";
 import { models, record } from "./records";
 
 const at = { batchTimestamp: "20251227_143000", timestamp: "2025-12-27T14:30:00Z" };
@@ -23,26 +22,6 @@ function passFailBatch(v1Passes: number, v2Passes: number): MatrixRunRecord[] {
 
 function promptGroup(runs: MatrixRunRecord[], inputId = "talk-01"): ComparisonGroup {
   return comparisonGroups({ runs, ...at }).find((group) => group.type === "prompt_comparison" && group.input.id === inputId)!;
-}
-
-/** The front matter parsed with a YAML parser, and the body's blocks with a CommonMark parser. */
-function parseComparison(markdown: string): { frontMatter: Record<string, unknown>; blocks: Node[] } {
-  const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
-  if (!match) throw new Error("no front matter");
-  const document = new Parser().parse(markdown.slice(match[0].length));
-  const blocks: Node[] = [];
-  for (let node = document.firstChild; node; node = node.next) blocks.push(node);
-  return { frontMatter: parseYaml(match[1]), blocks };
-}
-
-function textOf(node: Node): string {
-  let text = "";
-  const walker = node.walker();
-  for (let event = walker.next(); event; event = walker.next()) {
-    if (event.entering && (event.node.type === "text" || event.node.type === "code")) text += event.node.literal ?? "";
-    if (event.entering && event.node.type === "softbreak") text += "\n";
-  }
-  return text;
 }
 
 /** The lines of the paragraph under the title (the comparison's facts and its paired grades). */

@@ -1,8 +1,8 @@
-import { Parser, type Node } from "commonmark";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { comparisonGroups } from "@/lib/formats/matrix/comparison-groups";
 import { comparisonMarkdown, versionText, yamlFlowList, yamlScalar } from "@/lib/formats/matrix/comparison-markdown";
+import { parseComparison, textOf } from "./markdown-blocks";
 import { models, record } from "./records";
 
 const at = { batchTimestamp: "20251227_143000", timestamp: "2025-12-27T14:30:00Z" };
@@ -130,26 +130,6 @@ function modelComparisonGroup() {
     }),
   ];
   return comparisonGroups({ runs, ...at })[0];
-}
-
-/** The front matter parsed with a YAML parser, and the body parsed with a CommonMark parser. */
-function parseComparison(markdown: string): { frontMatter: Record<string, unknown>; blocks: Node[] } {
-  const match = /^---\n([\s\S]*?)\n---\n/.exec(markdown);
-  if (!match) throw new Error("no front matter");
-  const document = new Parser().parse(markdown.slice(match[0].length));
-  const blocks: Node[] = [];
-  for (let node = document.firstChild; node; node = node.next) blocks.push(node);
-  return { frontMatter: parseYaml(match[1]), blocks };
-}
-
-function textOf(node: Node): string {
-  let text = "";
-  const walker = node.walker();
-  for (let event = walker.next(); event; event = walker.next()) {
-    if (event.entering && (event.node.type === "text" || event.node.type === "code")) text += event.node.literal ?? "";
-    if (event.entering && event.node.type === "softbreak") text += "\n";
-  }
-  return text;
 }
 
 describe("comparisonMarkdown", () => {
