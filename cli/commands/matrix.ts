@@ -49,6 +49,9 @@ interface MatrixOptions {
   token?: string;
 }
 
+/** A prompt version saved in the app: `name@vN`. */
+const SAVED_VERSION = /^.+@v\d+$/;
+
 const EXIT_CODES = `
 Exit codes: 0 the batch ran and its files were written (some evals may have failed: the summary
 says which); 1 every eval failed ("0/12 evals succeeded. Check batch summary for errors"), the
@@ -207,7 +210,10 @@ async function matrixCommand(options: MatrixOptions): Promise<void> {
     return;
   }
 
-  const data = readDataDir(options.dataDir, { providerIds: Object.keys(providerFactories) });
+  // Prompt versions saved in the app (name@vN) need no prompts/ folder.
+  const asked = single ? [single.promptVersion!] : options.prompts?.split(",").map((name) => name.trim());
+  const promptsOptional = asked !== undefined && asked.length > 0 && asked.every((name) => SAVED_VERSION.test(name));
+  const data = readDataDir(options.dataDir, { providerIds: Object.keys(providerFactories), promptsOptional });
   for (const warning of data.warnings) reporter.warning(warning);
   const input = matrixInput(data, options, single, { concurrency, budgetUsd });
   const target = chooseDataTarget({ server: options.server, token: options.token });
@@ -239,7 +245,7 @@ function matrixInput(
   single: { promptVersion?: string; model?: string; input?: string } | null,
   { concurrency, budgetUsd }: { concurrency: number; budgetUsd: number | undefined },
 ): CreateMatrixInput {
-  const saved = (name: string) => /^.+@v\d+$/.test(name);
+  const saved = (name: string) => SAVED_VERSION.test(name);
   const choose = (flag: SubsetFlag, value: string | undefined, available: string[] | null, acceptOther?: (name: string) => boolean) => {
     const selected = selectSubset({ flag, value, available, acceptOther, missingListMessage: modelsRequiredMessage(data.modelsFile) });
     if (!selected.ok) throw new CliError(selected.error, exitCodes.usage);

@@ -62,9 +62,14 @@ const INPUT_EXTENSIONS = new Set([".txt", ".md"]);
 
 /**
  * Reads the data folder. providerIds, when given, checks each model of models.txt as the matrix
- * will route it, so a wrong line is named with its line number before anything runs.
+ * will route it, so a wrong line is named with its line number before anything runs. With
+ * promptsOptional (every prompt version asked for is one saved in the app, name@vN), a data
+ * folder without prompts/ is no problem.
  */
-export function readDataDir(dataDir: string, { providerIds }: { providerIds?: readonly string[] } = {}): MatrixDataDir {
+export function readDataDir(
+  dataDir: string,
+  { providerIds, promptsOptional = false }: { providerIds?: readonly string[]; promptsOptional?: boolean } = {},
+): MatrixDataDir {
   const problems: string[] = [];
   const warnings: string[] = [];
   if (!isDirectory(dataDir)) {
@@ -73,7 +78,7 @@ export function readDataDir(dataDir: string, { providerIds }: { providerIds?: re
       exitCodes.usage,
     );
   }
-  const prompts = readPrompts(dataDir, problems, warnings);
+  const prompts = promptsOptional && !isDirectory(path.join(dataDir, "prompts")) ? [] : readPrompts(dataDir, problems, warnings);
   const inputs = readInputs(dataDir, problems, warnings);
   const modelsFile = path.join(dataDir, "models.txt");
   const models = readModels(modelsFile, providerIds, problems);

@@ -157,6 +157,13 @@ describe("parallaxr matrix: interrupting, saved prompts, grading, --verbose", ()
       "House style summary of tech-talk-01: # Example Tech Talk",
     );
 
+    // saved prompts alone need no prompts/ folder
+    rmSync(dataOf(cwd, "prompts"), { recursive: true });
+    const alone = await run(["matrix", "--prompts", "house-style@v1", "--inputs", "interview-02"], cwd);
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(alone.stderr).toContain("Running 1/1: house-style@v1 + mock/fast + interview-02\n");
+    expect(runFiles(cwd).filter((name) => name.endsWith("_house-style@v1_mock-fast_interview-02.json"))).toHaveLength(1);
+
     const unknown = await run(["matrix", "--prompts", "nothing@v4"], cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("parallaxr: No saved prompt nothing has a version 4 (nothing@v4).\n");

@@ -105,6 +105,16 @@ function routeGroq(): void {
   });
 }
 
+/** A command run on a terminal (script gives it one), typed input written to it; what the terminal showed. */
+function onTerminal(commandLine: string, cwd: string, typed: string): Promise<{ code: number; output: string }> {
+  const child = spawn("script", ["-qec", commandLine, "/dev/null"], { cwd, env: env(), stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  child.stdin.write(typed);
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code: code ?? -1, output })));
+}
+
 /** Every file of the batch's zip from the database equals the file the command wrote, byte for byte. */
 async function expectFilesAsDownloaded(cwd: string, batchId: string, { index }: { index: boolean }): Promise<Record<string, Uint8Array>> {
   const db = await openDatabase({ dataDir: databaseDir });
@@ -416,6 +426,13 @@ describe("parallaxr matrix and pidcast-eval (subprocesses run from outside the r
     expect(refused.stderr).toMatch(/^This will run 104 evals\. Estimated cost: \S+\. Continue\? \[y\/N\]$/m);
     expect(refused.stderr).toContain("parallaxr: More than 100 evals and no terminal to answer on: run again with --yes to go ahead");
     expect(progressLines(refused.stderr)).toEqual([]);
+    expect(existsSync(dataOf(cwd, "batches"))).toBe(false);
+
+    // on a terminal the person answers: no stops before anything is sent (exit 1)
+    const declined = await onTerminal(`"${process.execPath}" "${bins.parallaxr}" matrix`, cwd, "n\n");
+    expect(declined.code, declined.output).toBe(1);
+    expect(declined.output).toMatch(/This will run 104 evals\. Estimated cost: \S+\. Continue\? \[y\/N\] /);
+    expect(declined.output).toContain("parallaxr: Not run: the answer was no. Nothing was sent.");
     expect(existsSync(dataOf(cwd, "batches"))).toBe(false);
 
     const accepted = await run("parallaxr", ["matrix", "--yes", "--concurrency", "16", "--no-comparisons"], cwd);
