@@ -10,10 +10,10 @@ export function tokensText(item: Pick<MatrixEval, "tokensInput" | "tokensOutput"
   return `${count(item.tokensInput)} in / ${count(item.tokensOutput)} out`;
 }
 
-/** The cost: "$0.0098", "unknown" for a model without a price once the eval finished, "–" before. */
-export function costText(item: Pick<MatrixEval, "costUsd" | "status">): string {
+/** The cost: "$0.0098"; "unknown" when tokens were counted but the model has no price; "–" when nothing was counted (not finished, or failed before an answer). */
+export function costText(item: Pick<MatrixEval, "costUsd" | "tokensInput" | "tokensOutput">): string {
   if (item.costUsd !== null) return formatUsd(item.costUsd);
-  return item.status === "queued" || item.status === "running" ? "–" : "unknown";
+  return item.tokensInput === null && item.tokensOutput === null ? "–" : "unknown";
 }
 
 /** "4.2 s", or "–". */

@@ -100,7 +100,8 @@ export function MatrixGrid({ detail, onOpen }: { detail: MatrixDetail; onOpen(it
 
 function Cell({ item, onOpen }: { item: MatrixEval; onOpen(item: MatrixEval): void }) {
   const grade = gradeText(item.grade);
-  const started = item.status !== "queued";
+  // A queued or running eval has no figures yet: its status says all there is.
+  const finished = item.status !== "queued" && item.status !== "running";
   return (
     <button
       type="button"
@@ -111,7 +112,7 @@ function Cell({ item, onOpen }: { item: MatrixEval; onOpen(item: MatrixEval): vo
         {item.input}, {item.prompt} on {item.model}:{" "}
       </span>
       <EvalStatus status={item.status} />
-      {started && (
+      {finished && (
         <span className="flex flex-col gap-0.5 text-xs tabular-nums text-zinc-700">
           <span>{tokensText(item)}</span>
           <span>
