@@ -3,6 +3,7 @@ import type { BatchAction, BatchDetail, BatchDetailQuery, BatchJob, BatchPlan, C
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { createCredentialSource } from "@/lib/engine/credential-source";
 import { startWorker } from "@/lib/engine/worker";
+import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createMockImageProvider, mockImageBehaviourFromEnv } from "@/lib/providers/image/mock";
 import { createImageProviderRegistry } from "@/lib/providers/image/registry";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
@@ -64,6 +65,9 @@ export async function openBatchSource(
       maxInFlight: Math.max(16, concurrency),
       // One process owns a PGlite folder: a job left running by a killed run is taken back at once.
       reclaimOnStart: db.kind === "pglite",
+      // On a Postgres server a killed run's jobs come back when their lease ends: the same
+      // PARALLAXR_LEASE_SECONDS as every other worker (30 s by default).
+      leaseMs: workerOptionsFromEnv(env).leaseMs,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
     });
   } catch (error) {
