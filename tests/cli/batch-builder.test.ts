@@ -269,6 +269,9 @@ describe("the builder's steps", () => {
       "",
       ...KEYS_APPLY,
     ]);
+    expect(renderBuilder(press(state, more, k.tab, k.tab)).lines.at(-2)).toBe(
+      "Keys: Tab or Down next, Shift-Tab or Up previous, Enter next,",
+    );
   });
 
   it("step 5 proposes a folder that holds no run yet, refuses one that does, and shows the same run as a command", () => {

@@ -31,6 +31,9 @@ export const BUDGET_MODE_HELP: Record<BudgetMode, string> = {
   off: "enforces no budget; costs are still estimated",
 };
 
+/** What Enter does on the focused field, as the keys line says it (a text field: apply). */
+const ENTER_DOES: Partial<Record<FieldId, string>> = { next: "press", back: "press", budgetMode: "next" };
+
 const SHORT_NAMES = ["Prompts", "Matrix", "Plan", "Limits", "Run"];
 
 /** `[a, b]` for a list, the value itself otherwise. */
@@ -268,7 +271,7 @@ export function renderBuilder(state: BuilderState, width = 80): Screen {
     lines.push("Quit the builder? Nothing has been written or run. y: quit, n: stay");
   } else {
     lines.push(
-      clip(`Keys: Tab or Down next, Shift-Tab or Up previous, Enter ${focus === "next" || focus === "back" ? "press" : "apply"},`, width),
+      clip(`Keys: Tab or Down next, Shift-Tab or Up previous, Enter ${ENTER_DOES[focus] ?? "apply"},`, width),
       clip(`Esc back a step, q quit (Ctrl-C in a text field).`, width),
     );
   }
