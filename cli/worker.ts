@@ -5,6 +5,7 @@
  */
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import { defaultDataDir, openDatabase } from "@/lib/db/open-database";
+import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
 import { startWorker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
@@ -19,13 +20,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const db = await openDatabase({ databaseUrl: env.DATABASE_URL, poolSize: env.PARALLAXR_POOL_SIZE ? Number(env.PARALLAXR_POOL_SIZE) : 4 });
+  const secretKey = loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir });
   const worker = await startWorker({
     db,
-    providers: createDefaultProviderRegistry({
-      db,
-      secretKey: loadSecretKey({ env, dataDir: env.PARALLAXR_DATA_DIR || defaultDataDir }),
-      env,
-    }),
+    providers: createDefaultProviderRegistry({ db, secretKey, env }),
+    imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
     ...workerOptionsFromEnv(env),
   });
   console.log(`[parallaxr worker] ${worker.id} started (pid ${process.pid})`);

@@ -5,6 +5,7 @@ import { generateAccessToken } from "@/lib/auth/access-token";
 import { localServerUrl } from "@/lib/auth/access-config";
 import { announceServerInLock } from "@/lib/db/data-folder-lock";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
+import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
@@ -56,6 +57,7 @@ async function createAppContext(): Promise<AppContext> {
       : await startWorker({
           db,
           providers,
+          imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
           ...workerOptionsFromEnv(env),
           reclaimOnStart: db.kind === "pglite",
         });
