@@ -329,8 +329,13 @@ async function confirmed(plan: MatrixPlanResponse, yes: boolean, line: (text: st
   }
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (await prompt.question(`${question} `)).trim().toLowerCase();
-    if (answer === "y" || answer === "yes") return true;
+    const answer = await new Promise<string>((resolve, reject) => {
+      // Ctrl-C at the question stops the command; Ctrl-D (the input ends) is no.
+      prompt.once("SIGINT", () => reject(new CliError("Interrupted at the question: nothing was sent.", exitCodes.interrupted)));
+      prompt.once("close", () => resolve(""));
+      prompt.question(`${question} `).then(resolve, reject);
+    });
+    if (["y", "yes"].includes(answer.trim().toLowerCase())) return true;
   } finally {
     prompt.close();
   }
