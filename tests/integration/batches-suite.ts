@@ -24,6 +24,7 @@ import {
   planBatch,
   resumeBatch,
 } from "@/lib/services/batches";
+import { asUser } from "@/lib/db/as-user";
 import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 import { TEST_API_KEY, startVendorServer, type VendorServer } from "../helpers/vendor-server";
 
@@ -440,6 +441,61 @@ matrix:
       // The jobs done before the cancel kept their files and were not made again.
       for (const job of kept) expect(done.jobs.find((one) => one.job_id === job.job_id)!.artifacts).toEqual(job.artifacts);
       expect(readdirSync(out).filter((name) => name.endsWith(".png"))).toHaveLength(48);
+    });
+
+    it("keeps a batch's run, columns, cells, prompts and prompt version to its owner (RLS, both sides, every operation)", async (context) => {
+      if (!test) return context.skip();
+      const out = folder();
+      const created = await createBatch(test.db, userA, input({ prompts: { name: "rls.txt", text: "a private prompt\n" } }), {
+        outDir: out,
+      });
+      await watchToEnd(out);
+      const { rows } = await test.db.query<{ dataset_id: string; prompt_version_id: string; column_id: string }>(
+        "select r.dataset_id, r.prompt_version_id, c.id as column_id from runs r join run_columns c on c.run_id = r.id where r.id = $1 limit 1",
+        [created.id],
+      );
+      const ids = { run: created.id, dataset: rows[0].dataset_id, version: rows[0].prompt_version_id, column: rows[0].column_id };
+      const reads = [
+        ["select id from runs where id = $1", ids.run],
+        ["select id from run_columns where run_id = $1", ids.run],
+        ["select id from run_cells where run_id = $1", ids.run],
+        ["select id from datasets where id = $1", ids.dataset],
+        ["select row_index from dataset_rows where dataset_id = $1", ids.dataset],
+        ["select id from prompt_versions where id = $1", ids.version],
+      ] as const;
+      const writes = [
+        ["update runs set name = 'mine now' where id = $1", ids.run],
+        ["update run_cells set artifacts = null where run_id = $1", ids.run],
+        ["update run_columns set label = 'x' where run_id = $1", ids.run],
+        ["update dataset_rows set data = '{}' where dataset_id = $1", ids.dataset],
+        ["delete from run_cells where run_id = $1", ids.run],
+        ["delete from runs where id = $1", ids.run],
+      ] as const;
+      // The outsider sees nothing and changes nothing.
+      await asUser(test.db, userB, async (tx) => {
+        for (const [sql, id] of reads) expect((await tx.query(sql, [id])).rows, sql).toEqual([]);
+        for (const [sql, id] of writes) expect((await tx.query(sql, [id])).rowCount, sql).toBe(0);
+      });
+      await expect(
+        asUser(test.db, userB, (tx) =>
+          tx.query("insert into run_cells (run_id, column_id, column_index, row_index, trial, variant) values ($1, $2, 0, 99, 0, 0)", [
+            ids.run,
+            ids.column,
+          ]),
+        ),
+      ).rejects.toThrow(/row-level security|does not belong to this user/);
+      const stillThere = await batchManifest(test.db, userA, created.id);
+      expect(stillThere.jobs).toHaveLength(4);
+      expect(stillThere.jobs[0].artifacts.image_paths).toHaveLength(1);
+      // The owner reads and changes all of it (in a transaction rolled back, so the run stays as it was).
+      await expect(
+        asUser(test.db, userA, async (tx) => {
+          for (const [sql, id] of reads) expect((await tx.query(sql, [id])).rows.length, sql).toBeGreaterThan(0);
+          for (const [sql, id] of writes) expect((await tx.query(sql, [id])).rowCount, sql).toBeGreaterThan(0);
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      expect((await batchManifest(test.db, userA, created.id)).jobs).toHaveLength(4);
     });
 
     it("re-makes a run from its folder's run.json on a database that has none of it, keeping the successes", async (context) => {
