@@ -91,7 +91,7 @@ test.describe("matrix view", () => {
     await expect(page).toHaveURL(/\/evals\/matrix\?id=[0-9a-f-]{36}$/);
     const matrixUrl = page.url();
     const grid = page.getByRole("table", { name: /Matrix: a row per input/ });
-    await expect(grid.getByRole("columnheader", { name: "v1" })).toBeVisible();
+    await expect(grid.getByRole("columnheader", { name: "v1", exact: true })).toBeVisible();
     await expect(page.getByText(/^Done: 8 of 8 evals · 0 errors/)).toBeVisible({ timeout: 30_000 });
     await expect(grid.getByRole("button", { name: /: Done/ })).toHaveCount(8);
     await expect(grid.getByRole("row")).toHaveCount(4);

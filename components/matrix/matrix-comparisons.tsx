@@ -23,6 +23,9 @@ export function MatrixComparisons({ detail }: { detail: MatrixDetail }) {
   const [opened, setOpened] = useState<ComparisonDocument | null>(null);
   const [loading, setLoading] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // Set when a comparison the person asked for has loaded: it is read from its title on, so a
+  // keyboard or screen reader user lands there once it is drawn.
+  const focusTitle = useRef(false);
   const headingId = useId();
 
   useEffect(() => {
@@ -40,6 +43,12 @@ export function MatrixComparisons({ detail }: { detail: MatrixDetail }) {
     };
   }, [id, hasIndex]);
 
+  useEffect(() => {
+    if (!opened || !focusTitle.current) return;
+    focusTitle.current = false;
+    headingRef.current?.focus();
+  }, [opened]);
+
   const open = (name: string) => {
     setChosen(name);
     setOpened(null);
@@ -49,8 +58,7 @@ export function MatrixComparisons({ detail }: { detail: MatrixDetail }) {
       (markdown) => {
         setOpened(parseComparison(markdown));
         setLoading(false);
-        // The comparison is read from its title on: a keyboard or screen reader user lands there.
-        requestAnimationFrame(() => headingRef.current?.focus());
+        focusTitle.current = true;
       },
       (caught: Error) => {
         setProblem(`Could not read ${name}.md: ${caught.message}`);
