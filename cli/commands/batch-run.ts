@@ -50,6 +50,9 @@ jobs run again, and no image is written twice.
 
 Keys: OPENAI_API_KEY, GEMINI_API_KEY, BFL_API_KEY (and *_BASE_URL) from .env in the current
 directory first, then the keys saved in Parallaxr. provider: mock (any model name) needs no key.
+The run needs no server: a worker in this process writes into --out. With --server URL, or when
+the app holds the data folder, the batch runs on that server (with its keys) and each finished
+job's images and receipts, then run.json, are downloaded into --out.
 
 With no flags on a terminal, the interactive builder opens (load prompts, load matrix, review
 plan, set limits, confirm and run) and prints the same run's command line at the end.
