@@ -96,7 +96,7 @@ export function describeBatches(label: string, create: () => Promise<TestDatabas
           .png()
           .toBuffer()
       ).toString("base64");
-      images = await startImagesServer(40, png);
+      images = await startImagesServer(150, png);
       if (!test) return;
       mock = createMockImageProvider({ behaviour: { latencyMs: 30 } });
       const imageProviders = createImageProviderRegistry([mock], {
@@ -315,7 +315,7 @@ matrix:
     size: 32x32
     seed: [1, 2, 3, 4]
     provider_options:
-      mock_latency_ms: 60
+      mock_latency_ms: 150
 `;
       images.maxInFlight = 0;
       const out = folder();
