@@ -174,7 +174,7 @@ export function BatchBuilder({
         <LimitsPanel limits={limits} onChange={setLimits} matrix={built.matrix} problems={problemsOf("limits")} />
         <section aria-labelledby="batch-confirm-heading" className="flex flex-col gap-2 rounded-lg border border-zinc-200 bg-white p-4">
           <h2 id="batch-confirm-heading" className="text-sm font-semibold text-zinc-900">
-            <span className="mr-1.5 text-zinc-500">5.</span>Confirm and run
+            <span className="text-zinc-500">5.</span> Confirm and run
           </h2>
           <button
             type="button"
@@ -296,10 +296,15 @@ function PromptsPreview({ built, hasText }: { built: BuiltPlan; hasText: boolean
 
 /** A block's keys and values as the file writes them, and the combinations it makes. */
 function MatrixBlocks({ matrix }: { matrix: MatrixDefinition }) {
+  // Keys and values as the block writes them: a list as [a, b], provider_options' keys inline.
+  const value = (v: unknown) => (Array.isArray(v) ? `[${v.map(paramText).join(", ")}]` : paramText(v));
   const describe = (entry: Record<string, unknown>) =>
-    Object.entries(flattenParams({ provider: "", model: "", ...entry } as never))
-      .filter(([key, value]) => !((key === "provider" || key === "model") && value === ""))
-      .map(([key, value]) => `${key.replace("provider_options.", "")}: ${value}`)
+    Object.entries(entry)
+      .flatMap(([key, v]) =>
+        key === "provider_options" && v && typeof v === "object" && !Array.isArray(v)
+          ? Object.entries(v as Record<string, unknown>).map(([option, w]) => `${option}: ${value(w)}`)
+          : [`${key}: ${value(v)}`],
+      )
       .join(" · ");
   const sizes = matrix.matrix.map((block) => combinationUpperBound({ ...matrix, matrix: [block], include: [] }));
   return (
@@ -387,7 +392,7 @@ function PlanPanel({ built }: { built: BuiltPlan }) {
   return (
     <section aria-labelledby="batch-plan-heading" className="flex flex-col gap-3 rounded-lg border border-zinc-200 bg-white p-4">
       <h2 id="batch-plan-heading" className="text-sm font-semibold text-zinc-900">
-        <span className="mr-1.5 text-zinc-500">3.</span>Plan
+        <span className="text-zinc-500">3.</span> Plan
       </h2>
       {!summary ? (
         <p className="text-sm text-zinc-600">The plan shows once the prompts and the matrix read without problems.</p>
@@ -395,7 +400,12 @@ function PlanPanel({ built }: { built: BuiltPlan }) {
         <>
           <dl aria-label="Plan" className="grid grid-cols-2 gap-x-4 gap-y-1.5 text-sm">
             <Figure label="Prompts" value={String(summary.prompt_count)} />
-            <Figure label="Matrix size" value={`${summary.combinations} (${summary.matrix_blocks} blocks)`} />
+            <Figure
+              label="Matrix size"
+              value={`${summary.combinations} (${summary.matrix_blocks} ${summary.matrix_blocks === 1 ? "block" : "blocks"}${
+                summary.include_entries > 0 ? `, ${summary.include_entries} include` : ""
+              })`}
+            />
             <Figure label="Total jobs" value={String(summary.jobs)} />
             <Figure label="Total images" value={String(summary.images)} />
             <Figure
@@ -472,10 +482,11 @@ function LimitsPanel({
   return (
     <section aria-labelledby="batch-limits-heading" className="flex flex-col gap-3 rounded-lg border border-zinc-200 bg-white p-4">
       <h2 id="batch-limits-heading" className="text-sm font-semibold text-zinc-900">
-        <span className="mr-1.5 text-zinc-500">4.</span>Limits
+        <span className="text-zinc-500">4.</span> Limits
       </h2>
       <p id={ids.hint} className="text-xs text-zinc-600">
-        A blank field keeps the matrix&apos;s own limits (or the default).
+        A blank field keeps the matrix&apos;s own limits (or the default). Provider concurrency is written provider=N, e.g.
+        openai=1,gemini=2.
       </p>
       <div className="grid grid-cols-2 gap-3">
         <label htmlFor={ids.concurrency} className="flex flex-col gap-0.5 text-sm font-medium text-zinc-800">
@@ -496,7 +507,7 @@ function LimitsPanel({
             id={ids.provider}
             value={limits.providerConcurrency}
             onChange={(event) => set("providerConcurrency", event.target.value)}
-            placeholder={formatProviderConcurrency(fromMatrix.provider_concurrency) || "openai=1,gemini=2"}
+            placeholder={formatProviderConcurrency(fromMatrix.provider_concurrency) || "none"}
             aria-describedby={ids.hint}
             spellCheck={false}
             className={`font-mono ${fieldClass}`}

@@ -70,14 +70,13 @@ export function InputFileField({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id={headingId} className="text-sm font-semibold text-zinc-900">
-            <span className="mr-1.5 text-zinc-500">{step}.</span>
-            {title}
+            <span className="text-zinc-500">{step}.</span> {title}
           </h2>
           <p className="text-xs text-zinc-600">{hint}</p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
           <label htmlFor={nameId} className="flex flex-col gap-0.5 text-xs font-medium text-zinc-700">
-            File name
+            {title} file name
             <input
               id={nameId}
               value={file.name}
