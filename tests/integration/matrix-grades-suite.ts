@@ -192,5 +192,54 @@ export function describeMatrixGrades(label: string, create: () => Promise<TestDa
       expect(detail.evals[0].error).toContain(`about $${(perEval + grading).toFixed(6)} a cell`);
       expect(groq.calls.length).toBe(calls);
     });
+
+    it("scores by metrics with a keyless mock judge, and pairs the pass rate and each metric's mean score in the comparisons", async (context) => {
+      if (!test) return context.skip();
+      const { db } = test;
+      const input = createMatrixSchema.parse({
+        prompts: PROMPTS,
+        models: ["mock/echo"],
+        inputs: INPUTS.slice(0, 4),
+        cache: false,
+        metrics: [
+          { type: "response_length", min_words: 1 },
+          { type: "llm_judge", criteria: "Is it a faithful summary?", model: "mock/echo" },
+        ],
+      });
+      const created = await createMatrix({ db }, { userId: userA, input });
+      if (!("matrix" in created)) throw new Error("expected a run");
+      const matrixId = created.matrix.id;
+      const detail = await waitFor(
+        async () => {
+          const found = await getMatrix({ db }, { userId: userA, matrixId });
+          return found.matrix.status === "completed" ? found : null;
+        },
+        { timeoutMs: 30_000, what: "the scored matrix to complete" },
+      );
+      expect(detail.evals).toHaveLength(8);
+      const scoreOf = (version: string, id: string) =>
+        detail.evals.find((one) => one.prompt === version && one.input === id)!.metricScores!;
+      const judged = (version: string) => INPUTS.slice(0, 4).map((item) => scoreOf(version, item.id).scores.llm_judge);
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+      const folder = detail.comparisons.find((name) => name.includes("_prompt_in-01_"))!;
+      const { text } = await matrixComparison({ db }, { userId: userA, matrixId, name: folder });
+      const first = scoreOf("v1", "in-01");
+      expect(text).toContain(
+        `\n**Scores**: response_length 1.00, llm_judge ${first.scores.llm_judge.toFixed(2)} (${first.passed ? "passed" : "not passed"})\n`,
+      );
+      // The paired lines, their means checked against the evals' own scores.
+      expect(text).toContain(
+        "\n**response_length (mean score), v2 vs v1**: 1.00 vs 1.00 over 4 paired inputs; difference 0.00, 95% CI 0.00 to 0.00; paired bootstrap; not distinguishable\n",
+      );
+      expect(text).toContain(
+        `\n**llm_judge (mean score), v2 vs v1**: ${mean(judged("v2")).toFixed(2)} vs ${mean(judged("v1")).toFixed(2)} over 4 paired inputs;`,
+      );
+      const passed = (version: string) => INPUTS.slice(0, 4).filter((item) => scoreOf(version, item.id).passed).length;
+      expect(text).toContain(`\n**Pass rate, v2 vs v1**: ${passed("v2") * 25}% vs ${passed("v1") * 25}% over 4 paired inputs;`);
+      const summary = JSON.parse((await matrixSummaryFile({ db }, { userId: userA, matrixId })).text);
+      expect(summary.grading).toMatchObject({ by: "metrics", graded_runs: 8, ungraded_runs: 0, passed_runs: passed("v1") + passed("v2") });
+      expect(summary.grading.mean_scores.llm_judge).toBeCloseTo(mean([...judged("v1"), ...judged("v2")]), 6);
+    });
   });
 }
