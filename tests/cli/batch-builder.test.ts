@@ -364,13 +364,31 @@ describe("the builder's steps", () => {
 
 describe("screen fitting", () => {
   it("a screen taller than the terminal keeps its top and its last five lines and says what it left out", () => {
-    const screen = { lines: Array.from({ length: 30 }, (_, i) => `line ${i}`), cursor: { row: 27, col: 3 } };
+    const screen = { lines: Array.from({ length: 30 }, (_, i) => `line ${i}`), cursor: { row: 27, col: 3 }, tail: 5 };
     const fitted = fitHeight(screen, 24);
     expect(fitted.lines).toHaveLength(24);
     expect(fitted.lines.slice(16, 20)).toEqual(["line 16", "line 17", "  ... 7 more lines (a taller terminal shows them)", "line 25"]);
     expect(fitted.cursor).toEqual({ row: 21, col: 3 });
     expect(fitted.lines[21]).toBe("line 27");
-    expect(fitHeight({ lines: ["a"], cursor: null }, 24).lines).toEqual(["a"]);
+    expect(fitHeight({ lines: ["a"], cursor: null, tail: 1 }, 24).lines).toEqual(["a"]);
+  });
+
+  it("on a short, narrow terminal the buttons and the keys, wrapped, stay in view", () => {
+    const files = folder({ "prompts.txt": PROMPTS, "matrix.yaml": MATRIX });
+    const state = press(initialState(files), files, k.enter, k.enter, k.enter, k.enter, k.enter);
+    expect(state.step).toBe(2);
+    const screen = fitHeight(renderBuilder(state, 56), 18);
+    expect(screen.lines).toHaveLength(18);
+    expect(screen.lines.slice(-8)).toEqual([
+      "  Provider / model     Jobs  Images  Est. cost",
+      "  ... 4 more lines (a taller terminal shows them)",
+      "",
+      "  [ Back ]  > [ Next ]",
+      "",
+      "Keys: Tab or Down next, Shift-Tab or Up previous, Enter",
+      "press,",
+      "Esc back a step, q quit (Ctrl-C in a text field).",
+    ]);
   });
 
   it("every line of every step fits 80 columns, and 40 on a narrow terminal", () => {

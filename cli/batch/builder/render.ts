@@ -13,6 +13,8 @@ export interface Screen {
   lines: string[];
   /** Where the terminal's cursor belongs (0-based), on the focused text field; null hides it. */
   cursor: { row: number; col: number } | null;
+  /** How many last lines (from the blank above the buttons on) a short terminal must still show. */
+  tail: number;
 }
 
 const LABELS: Record<TextFieldId, string> = {
@@ -265,33 +267,38 @@ export function renderBuilder(state: BuilderState, width = 80): Screen {
       break;
     }
   }
+  const tailStart = lines.length;
   buttons();
   lines.push("");
   if (state.askQuit) {
-    lines.push("Quit the builder? Nothing has been written or run. y: quit, n: stay");
+    lines.push(...wrap("Quit the builder? Nothing has been written or run. y: quit, n: stay", width));
   } else {
     lines.push(
-      clip(`Keys: Tab or Down next, Shift-Tab or Up previous, Enter ${ENTER_DOES[focus] ?? "apply"},`, width),
-      clip(`Esc back a step, q quit (Ctrl-C in a text field).`, width),
+      ...wrap(`Keys: Tab or Down next, Shift-Tab or Up previous, Enter ${ENTER_DOES[focus] ?? "apply"},`, width),
+      ...wrap("Esc back a step, q quit (Ctrl-C in a text field).", width),
     );
   }
   // Every line within the width (a long plan figure is cut, not wrapped by the terminal) and no
   // trailing blanks.
-  return { lines: lines.map((line) => clip(line, width).trimEnd()), cursor: cursor as Screen["cursor"] };
+  return {
+    lines: lines.map((line) => clip(line, width).trimEnd()),
+    cursor: cursor as Screen["cursor"],
+    tail: lines.length - tailStart,
+  };
 }
 
 /**
- * The screen cut to a terminal of `rows` lines: the top and the last five lines (the buttons and
- * the keys) stay, the middle says how much it left out. A screen taller than the terminal would
- * scroll and break the next redraw.
+ * The screen cut to a terminal of `rows` lines: the top and the tail (the buttons and the keys)
+ * stay, the middle says how much it left out. A screen taller than the terminal would scroll and
+ * break the next redraw.
  */
 export function fitHeight(screen: Screen, rows: number): Screen {
-  const keep = 5;
+  const keep = screen.tail;
   if (screen.lines.length <= rows || rows < keep + 3) return screen;
   const top = rows - keep - 1;
   const cut = screen.lines.length - keep - top;
   const lines = [...screen.lines.slice(0, top), `  ... ${cut} more lines (a taller terminal shows them)`, ...screen.lines.slice(-keep)];
   let cursor = screen.cursor;
   if (cursor && cursor.row >= top) cursor = cursor.row >= screen.lines.length - keep ? { ...cursor, row: cursor.row - cut + 1 } : null;
-  return { lines, cursor };
+  return { lines, cursor, tail: keep };
 }
