@@ -1,11 +1,9 @@
 import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { BatchAction, BatchDetail, BatchDetailQuery, BatchJob, BatchPlan, CreateBatchInput } from "@/lib/api/batches";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
-import { createCredentialSource } from "@/lib/engine/credential-source";
+import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
 import { startWorker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
-import { createMockImageProvider, mockImageBehaviourFromEnv } from "@/lib/providers/image/mock";
-import { createImageProviderRegistry } from "@/lib/providers/image/registry";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { changeBatchStatus, createBatch, getBatch, resumeBatch } from "@/lib/services/batches";
 import type { DataTarget } from "../data-target";
@@ -52,11 +50,9 @@ export async function openBatchSource(
   try {
     const secretKey = loadSecretKey({ env, dataDir });
     const providers = createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials: preferDotenv(dotenv) });
-    // Image models: the keyless mock (its latency and failure rate tunable from the environment)
-    // and the vendors, with ./.env's keys before the saved ones, as `parallaxr run` does.
-    const imageProviders = createImageProviderRegistry([createMockImageProvider({ behaviour: mockImageBehaviourFromEnv(env) })], {
-      credentials: preferDotenv(dotenv)(createCredentialSource({ db, secretKey, env })),
-    });
+    // Image models: the keyless mock (tuned from the environment, MOCK_IMAGE_CALL_LOG honoured) and
+    // the vendors, with ./.env's keys before the saved ones, as `parallaxr run` does.
+    const imageProviders = createDefaultImageProviderRegistry({ db, secretKey, env, wrapCredentials: preferDotenv(dotenv) });
     worker = await startWorker({
       db,
       providers,

@@ -4,6 +4,7 @@ import type { Environment } from "@/lib/environment";
 import { createMockImageProvider, mockImageBehaviourFromEnv } from "@/lib/providers/image/mock";
 import { createImageProviderRegistry, type ImageProviderRegistry } from "@/lib/providers/image/registry";
 import type { ImageModelProvider } from "@/lib/providers/image/types";
+import type { CredentialSource } from "@/lib/providers/registry";
 import { createCredentialSource } from "./credential-source";
 
 /**
@@ -20,15 +21,18 @@ export function createDefaultImageProviderRegistry({
   db,
   secretKey,
   env = process.env,
+  wrapCredentials = (stored) => stored,
 }: {
   db: Database;
   secretKey: Buffer;
   env?: Environment;
+  /** Puts other credentials before the stored ones (`parallaxr batch-run` prefers the keys of the working directory's .env). */
+  wrapCredentials?: (stored: CredentialSource) => CredentialSource;
 }): ImageProviderRegistry {
   const mock = createMockImageProvider({ behaviour: mockImageBehaviourFromEnv(env) });
   const log = env.MOCK_IMAGE_CALL_LOG;
   return createImageProviderRegistry([log ? loggingAnswers(mock, log) : mock], {
-    credentials: createCredentialSource({ db, secretKey, env }),
+    credentials: wrapCredentials(createCredentialSource({ db, secretKey, env })),
   });
 }
 
