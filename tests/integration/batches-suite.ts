@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -25,6 +25,7 @@ import {
   resumeBatch,
 } from "@/lib/services/batches";
 import { asUser } from "@/lib/db/as-user";
+import { imageReceiptFile } from "@/lib/providers/image/receipt";
 import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 import { TEST_API_KEY, startVendorServer, type VendorServer } from "../helpers/vendor-server";
 
@@ -496,6 +497,45 @@ matrix:
         }),
       ).rejects.toThrow("roll back");
       expect((await batchManifest(test.db, userA, created.id)).jobs).toHaveLength(4);
+    });
+
+    it("settles a killed attempt's files: a whole set with matching receipts is the job's result (no call), a half set is deleted and the job called", async (context) => {
+      if (!test) return context.skip();
+      const out = folder();
+      mkdirSync(out, { recursive: true });
+      const one = "version: 1\nmatrix:\n  - provider: mock\n    model: mock-image\n    size: 16x16\n    output_format: png\n";
+      // What a worker killed after writing j-000001's image and receipt (but before recording them) left.
+      const made = await createMockImageProvider().generate({
+        model: "mock-image",
+        prompt: "left over one",
+        size: "16x16",
+        outputFormat: "png",
+        signal: AbortSignal.timeout(5_000),
+      });
+      const whole = "mock-20260101T000000Z-j-000001-00.png";
+      writeFileSync(join(out, whole), made.images[0].data);
+      writeFileSync(join(out, `receipt-${whole.replace(/\.png$/, "")}.json`), JSON.stringify(imageReceiptFile(made, 0)));
+      // And j-000002's image cut short, with no receipt.
+      const half = "mock-20260101T000000Z-j-000002-00.png";
+      writeFileSync(join(out, half), made.images[0].data.subarray(0, 10));
+      const before = new Map(mock.stats.byFingerprint);
+      const callsBefore = mock.stats.calls;
+      await createBatch(
+        test.db,
+        userA,
+        input({ prompts: { name: "left.txt", text: "left over one\nleft over two\n" }, matrix: { name: "one.yaml", text: one } }),
+        {
+          outDir: out,
+        },
+      );
+      const manifest = await watchToEnd(out);
+      expect(manifest.jobs.map((job) => job.status)).toEqual(["success", "success"]);
+      expect(manifest.jobs[0].artifacts.image_paths).toEqual([whole]);
+      expect(manifest.jobs[1].artifacts.image_paths[0]).not.toBe(half);
+      expect(existsSync(join(out, half))).toBe(false);
+      expect(mock.stats.calls - callsBefore).toBe(1);
+      expect([...mock.stats.byFingerprint.keys()].filter((key) => !before.has(key))).toHaveLength(1);
+      expect(readdirSync(out).filter((name) => name.endsWith(".png"))).toHaveLength(2);
     });
 
     it("re-makes a run from its folder's run.json on a database that has none of it, keeping the successes", async (context) => {
