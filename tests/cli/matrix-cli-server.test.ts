@@ -161,7 +161,20 @@ describe("parallaxr matrix --server", () => {
     for (const [entry, bytes] of Object.entries(files)) {
       expect(Buffer.from(readFileSync(dataOf(...entry.split("/")))), entry).toEqual(Buffer.from(bytes));
     }
-  }, 180_000);
+
+    // a second batch into the same folder: the index lists both batches' comparisons, every link resolving
+    const second = await parallaxr(["matrix", "--inputs", "tech-talk-01", "--server", url, "--token", CONTROL_TOKEN]);
+    expect(second.code, second.stderr).toBe(0);
+    const secondId = /^Batch (\d{8}_\d{6}_matrix): 4 evals, 3 at a time$/m.exec(second.stderr)![1];
+    const index = readFileSync(dataOf("comparisons", "index.md"), "utf8");
+    const links = [...index.matchAll(/\]\((\.\/[^)]+)\)/g)].map((match) => decodeURIComponent(match[1]));
+    expect(links).toHaveLength(8 + 4);
+    for (const link of links) expect(readFileSync(path.join(dataOf("comparisons"), link), "utf8")).toMatch(/^---\ncomparison_type: /);
+    const stamps = links.map((link) => link.slice(2, 17));
+    expect(new Set(stamps)).toEqual(new Set([batchId.slice(0, 15), secondId.slice(0, 15)]));
+    // newest first within each list
+    expect(stamps[0]).toBe(secondId.slice(0, 15));
+  }, 240_000);
 
   it("a token the server does not know is refused: exit 1 with the server's message, nothing written", async () => {
     rmSync(dataOf("batches"), { recursive: true, force: true });
