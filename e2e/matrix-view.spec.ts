@@ -75,15 +75,15 @@ test.describe("matrix view", () => {
     await seePlan.click();
     const plan = page.getByRole("region", { name: "Plan" });
     await expect(plan).toContainText("2 prompt versions × 3 models × 2 inputs = 12 evals");
-    await expect(plan.getByRole("row", { name: /groq\/unpriced-model-x/ })).toContainText("unknown (no price)");
+    await expect(plan.getByRole("row", { name: /^groq\/unpriced-model-x/ })).toContainText("unknown (no price)");
     await expect(plan).toContainText("not counting 1 unpriced model: groq/unpriced-model-x");
     await page.getByRole("button", { name: "Remove groq/unpriced-model-x" }).click();
     // The plan was for another matrix: it goes until asked for again.
     await expect(plan).toHaveCount(0);
     await seePlan.click();
     await expect(plan).toContainText("2 prompt versions × 2 models × 2 inputs = 8 evals");
-    await expect(plan.getByRole("row", { name: /mock\/echo/ })).toContainText("$0.0000");
-    await expect(plan.getByRole("row", { name: /Total/ })).toContainText("8");
+    await expect(plan.getByRole("row", { name: /^mock\/echo/ })).toContainText("$0.0000");
+    await expect(plan.getByRole("row", { name: /^Total/ })).toContainText("8");
     await expectAccessible(page, "matrix view, plan");
     await screenshots(page, "plan");
 
@@ -173,7 +173,8 @@ test.describe("matrix view", () => {
 
     await page.goto("/evals/matrix");
     await page.getByLabel("Saved prompt").selectOption({ label: "summary" });
-    await expect(page.getByLabel("Version", { exact: true })).toHaveValue("1");
+    // A select's name holds its chosen option too ("Version v1"): found by role and the start of its name.
+    await expect(page.getByRole("combobox", { name: /^Version/ })).toHaveValue("1");
     await page.getByRole("button", { name: "Add summary@v1" }).click();
     await expect(page.getByRole("list", { name: "Prompt versions" })).toContainText("summary@v1");
 
