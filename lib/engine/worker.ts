@@ -113,7 +113,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   // A planner marks its run at every batch of 10,000 cells (seconds apart at most); one silent for
   // minutes has stopped, and half a plan must not stay in limbo (nor ever run).
   const plannedStaleMs = options.plannedStaleMs ?? 5 * 60_000;
-  await finishInterruptedRuns(db, { staleMs: options.reclaimOnStart ? 0 : plannedStaleMs, leftovers: true });
+  // A batch failed here gets its run.json rewritten to say so.
+  await batches.ended(await finishInterruptedRuns(db, { staleMs: options.reclaimOnStart ? 0 : plannedStaleMs, leftovers: true }));
 
   const requestTick = (): void => {
     if (ticking) {
@@ -328,7 +329,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       completeFinishedRuns(db, { runIds: null })
         .then((done) => batches.ended(done))
         .catch(onError);
-      finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).catch(onError);
+      finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false })
+        .then((failed) => batches.ended(failed))
+        .catch(onError);
     }
     activeRuns = null;
     requestTick();

@@ -538,6 +538,26 @@ matrix:
       expect(readdirSync(out).filter((name) => name.endsWith(".png"))).toHaveLength(2);
     });
 
+    it("says failed in run.json when the worker fails a batch whose planner stopped while it was planned", async (context) => {
+      if (!test) return context.skip();
+      const out = folder();
+      const created = await createBatch(test.db, userA, input({ prompts: { name: "stuck.txt", text: "a stuck plan\n" } }), { outDir: out });
+      await watchToEnd(out);
+      // As if the process that planned it had died before queueing it, ten minutes ago.
+      await test.db.query("update runs set status = 'planned', finished_at = null where id = $1", [created.id]);
+      await test.db.query("update runs set updated_at = now() - interval '10 minutes' where id = $1", [created.id]);
+      const failed = await waitFor(
+        () => {
+          const { manifest, problems } = readManifest(out);
+          expect(problems).toEqual([]);
+          return manifest.status === "failed" ? manifest : null;
+        },
+        { timeoutMs: 20_000, what: "run.json to say failed" },
+      );
+      expect(failed.completed_at).not.toBeNull();
+      expect(failed.summary.succeeded).toBe(4);
+    });
+
     it("re-makes a run from its folder's run.json on a database that has none of it, keeping the successes", async (context) => {
       if (!test) return context.skip();
       const out = folder();
