@@ -237,7 +237,7 @@ test.describe("batches page", () => {
       buffer: Buffer.from(
         JSON.stringify({
           version: 1,
-          matrix: [{ provider: "mock", model: "mock-image", size: "32x32", provider_options: { mock_latency_ms: 1500 } }],
+          matrix: [{ provider: "mock", model: "mock-image", size: "32x32", provider_options: { mock_latency_ms: 3000 } }],
         }),
       ),
     });

@@ -51,12 +51,10 @@ export function BatchGallery({ batchId, jobs }: { batchId: string; jobs: readonl
           <fieldset className="flex flex-wrap items-end gap-3">
             <legend className="sr-only">Filter the images</legend>
             {facets.map((facet) => (
-              <label
-                key={facet.key}
-                htmlFor={`${filterId}-${facet.key}`}
-                className="flex flex-col gap-0.5 text-xs font-medium text-zinc-700"
-              >
-                {facetLabel(facet.key)}
+              <div key={facet.key} className="flex flex-col gap-0.5">
+                <label htmlFor={`${filterId}-${facet.key}`} className="text-xs font-medium text-zinc-700">
+                  {facetLabel(facet.key)}
+                </label>
                 <select
                   id={`${filterId}-${facet.key}`}
                   value={selection[facet.key] ?? ""}
@@ -73,7 +71,7 @@ export function BatchGallery({ batchId, jobs }: { batchId: string; jobs: readonl
                     </option>
                   ))}
                 </select>
-              </label>
+              </div>
             ))}
             {Object.values(selection).some((value) => value !== "") && (
               <button
