@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import { zipSync, strToU8, type Zippable } from "fflate";
 import type { BatchAction, BatchDetail, BatchDetailQuery, BatchPlan, BatchSummary, CreateBatchInput } from "@/lib/api/batches";
 import { asUser } from "@/lib/db/as-user";
@@ -217,15 +217,36 @@ export async function batchImage(db: Database, userId: string, id: string, file:
     throw new NotFoundError(`${listed} is listed by batch ${id} but is no longer in its folder ${stored.config.outDir}.`, "file");
   if (size > MAX_BATCH_FILE_BYTES)
     throw new TooLargeError(`${listed} is larger than ${MAX_BATCH_FILE_BYTES} bytes; open it from ${stored.config.outDir}.`);
-  return { filename: listed, bytes: readFileSync(path), contentType: contentTypeOf(listed) };
+  const bytes = readRunFile(path);
+  if (!bytes) throw new NotFoundError(`Batch ${id} has no file ${JSON.stringify(listed)}.`, "file");
+  return { filename: listed, bytes, contentType: contentTypeOf(listed) };
 }
 
+/**
+ * The size of a regular file in the run folder, or null. A symlink is not followed (lstat): one
+ * planted under an artifact's name (pointing at /etc/passwd, say) is not the batch's file.
+ */
 function fileSize(path: string): number | null {
   try {
-    const stat = statSync(path);
+    const stat = lstatSync(path);
     return stat.isFile() ? stat.size : null;
   } catch {
     return null;
+  }
+}
+
+/** Reads a regular file without following a symlink put in its place since it was sized (O_NOFOLLOW), or null. */
+function readRunFile(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd) : null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -255,7 +276,8 @@ export async function batchZip(db: Database, userId: string, id: string): Promis
   const files: Zippable = { [`${runId}/${MANIFEST_NAME}`]: [strToU8(`${JSON.stringify(manifest, null, 2)}\n`), { level: 6, mtime }] };
   for (const name of present) {
     const image = !name.endsWith(".json") && name !== manifest.inputs.prompts_path && name !== manifest.inputs.matrix_path;
-    files[`${runId}/${name}`] = [readFileSync(resolveRunPath(outDir, name)), { level: image ? 0 : 6, mtime }];
+    const bytes = readRunFile(resolveRunPath(outDir, name));
+    if (bytes) files[`${runId}/${name}`] = [bytes, { level: image ? 0 : 6, mtime }];
   }
   return { filename: `${runId}.zip`, bytes: zipSync(files), contentType: "application/zip" };
 }
