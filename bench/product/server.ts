@@ -56,6 +56,12 @@ export async function startProductServer(options: {
       `No production build in ${path.join(root, ".next")}: run \`npm run build\` first (under the build lock if others share the checkout).`,
     );
   }
+  const taken = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) }).then(
+    () => true,
+    () => false,
+  );
+  if (taken)
+    throw new SetupError(`Something answers on port ${port} already (another bench or server?): stop it, or set PORT to a free port.`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "parallaxr-bench-product-"));
   const loopDir = path.join(dataDir, "bench-loop-stats");
   mkdirSync(loopDir);
