@@ -4,7 +4,7 @@
  * pointed (by that directory's .env) at a local OpenAI-compatible server in this process that
  * answers every call after a fixed latency.
  *
- *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5]
+ *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5 --launcher bundle|tsx]
  *
  * Three measurements, each beside a baseline measured in the same run: a plain Node script that
  * makes the same calls with fetch at the same concurrency, started the same way (so process
@@ -141,6 +141,7 @@ async function main(): Promise<void> {
       latency: { type: "string", default: "200" },
       starts: { type: "string", default: "5" },
       concurrency: { type: "string", default: "16" },
+      launcher: { type: "string", default: "bundle" },
     },
   });
   const [rows, sequentialRows, latencyMs, starts, concurrency] = [
@@ -151,14 +152,22 @@ async function main(): Promise<void> {
     values.concurrency,
   ].map(Number);
   if (![rows, sequentialRows, starts, concurrency].every((value) => Number.isInteger(value) && value >= 1) || !(latencyMs >= 0)) {
-    console.error("usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N]");
+    console.error(
+      "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx]",
+    );
     process.exit(2);
   }
+  if (values.launcher !== "bundle" && values.launcher !== "tsx") {
+    console.error("--launcher is bundle (the prebuilt CLI, as people run it) or tsx (the sources through tsx, for comparison)");
+    process.exit(2);
+  }
+  // bin/launch.mjs runs the prebuilt bundle unless PARALLAXR_CLI_TSX=1.
+  const launcherEnv = values.launcher === "tsx" ? { PARALLAXR_CLI_TSX: "1" } : {};
 
   const machine = describeMachine();
   const engine = engineFingerprint();
   console.log(
-    `parallaxr run: ${rows} rows at concurrency ${concurrency}, ${sequentialRows} sequential, ${starts} starts; ${latencyMs} ms per call`,
+    `parallaxr run: ${rows} rows at concurrency ${concurrency}, ${sequentialRows} sequential, ${starts} starts; ${latencyMs} ms per call; launcher ${values.launcher}`,
   );
   console.log(
     `${machine.cpus} x ${machine.cpuModel}, node ${machine.node}; ${machine.uptimeBefore}; commit ${engine.commit}${engine.dirty ? " (lib/ changed)" : ""}`,
@@ -198,7 +207,7 @@ async function main(): Promise<void> {
     const startedAt = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: workDir,
-      env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: dataDir } as unknown as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: dataDir, ...launcherEnv } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
