@@ -66,14 +66,16 @@ export function InputsField({ inputs, onChange }: { inputs: InputPick[]; onChang
       />
       <DatasetRowsPicker onAdd={(added, notes) => replace(added, notes)} />
       {problems.length > 0 && (
-        <ul role="alert" className="flex flex-col gap-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {problems.slice(0, 10).map((problem, index) => (
-            <li key={index} className="break-words">
-              {problem}
-            </li>
-          ))}
-          {problems.length > 10 && <li>and {problems.length - 10} more.</li>}
-        </ul>
+        <div role="alert">
+          <ul className="flex flex-col gap-1 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {problems.slice(0, 10).map((problem, index) => (
+              <li key={index} className="break-words">
+                {problem}
+              </li>
+            ))}
+            {problems.length > 10 && <li>and {problems.length - 10} more.</li>}
+          </ul>
+        </div>
       )}
       {inputs.length === 0 ? (
         <p className="text-sm text-zinc-600">No inputs yet.</p>

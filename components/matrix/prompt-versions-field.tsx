@@ -64,13 +64,15 @@ export function PromptVersionsField({ picks, onChange }: { picks: PromptPick[]; 
         }}
       />
       {problems.length > 0 && (
-        <ul role="alert" className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
-          {problems.map((problem, index) => (
-            <li key={index} className="break-words">
-              {problem}
-            </li>
-          ))}
-        </ul>
+        <div role="alert">
+          <ul className="flex flex-col gap-1 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+            {problems.map((problem, index) => (
+              <li key={index} className="break-words">
+                {problem}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {picks.length === 0 ? (
         <p className="text-sm text-zinc-600">No prompt versions yet.</p>
