@@ -346,3 +346,40 @@ describe("a matrix run's files, as an attacker asks for them", () => {
     expect((await comparisonRoute(new Request(`${ORIGIN}/x`), params({ id: theirId, name: "index.md" }))).status).toBe(404);
   }, 30_000);
 });
+
+describe("names a caller chooses, as zip entries and folders", () => {
+  it("a matrix whose model and prompt file names try to leave the folder: its zip has no entry that leaves it", async () => {
+    const hostile = {
+      prompts: [{ version: "v1", fileName: "../../../../tmp/evil.txt", text: "Say {{input}}" }],
+      models: ["mock/../../../../tmp/evil", "mock/echo"],
+      inputs: [{ id: "in-1", text: "hello" }],
+    };
+    const response = await postMatrix(json("/api/v1/matrix", hostile));
+    // Accepted: the mock serves any model name, and a file name only picks the template syntax.
+    expect(response.status).toBe(201);
+    const { matrix } = (await response.json()) as { matrix: { id: string } };
+    await waitFor(
+      async () => {
+        const current = (await (await getMatrixRoute(new Request(`${ORIGIN}/x`), params({ id: matrix.id }))).json()) as MatrixDetail;
+        return ["completed", "failed"].includes(current.matrix.status) ? current : null;
+      },
+      { what: "the matrix to end", timeoutMs: 20_000 },
+    );
+    const zipped = await matrixZipRoute(new Request(`${ORIGIN}/x`), params({ id: matrix.id }));
+    expect(zipped.status).toBe(200);
+    const names = Object.keys(unzipSync(new Uint8Array(await zipped.arrayBuffer())));
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.some((name) => name.includes("evil"))).toBe(true);
+    for (const name of names) {
+      expect([name, name.startsWith("/") || name.split(/[\\/]/).includes("..")]).toEqual([name, false]);
+    }
+  }, 30_000);
+
+  it("batch file names that are paths, absolute or with a NUL byte: 400 naming the field", async () => {
+    for (const name of ["/etc/passwd", "..\\..\\prompts.txt", "sub/prompts.txt", "prompts\u0000.txt", ".."]) {
+      const response = await postBatch(json("/api/v1/batches", { ...BATCH, prompts: { name, text: "a kite" }, dryRun: true }));
+      expect([name, response.status]).toEqual([name, 400]);
+      expect((await errorOf(response)).message).toMatch(/^prompts\.name/);
+    }
+  });
+});
