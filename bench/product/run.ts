@@ -403,10 +403,64 @@ function printReport(input: {
     );
   }
   out.push("");
+  if (knobs.statements) printStatements(out, knobs, scenarios, records);
   out.push(
     `% of ideal = cells x latency / concurrency over the wall time from POST /api/v1/runs to run-end on the events stream. Loop stall: the server's monitorEventLoopDelay (max and p99 over its processes). Cell-to-paint: ${knobs.latencyMs} ms, concurrency ${input.paintConcurrency}, from finished_at in the database to the frame painted after the DOM showed the cell finished.`,
   );
   console.log(out.join("\n"));
+}
+
+/** Time in PGlite on the server's thread and statements per cell, and the statements that took most of it. */
+function printStatements(out: string[], knobs: Knobs, scenarios: Scenario[], records: RunRecord[]): void {
+  out.push(
+    "| backend | latency | conc | PGlite ms/cell | PGlite share of wall | statements/cell | most time: calls/cell, ms/cell (all rounds) |",
+  );
+  out.push("|---|---|---|---|---|---|---|");
+  for (const backend of knobs.backends) {
+    for (const scenario of scenarios) {
+      const rs = records.filter(
+        (record) =>
+          record.backend === backend &&
+          record.latencyMs === scenario.latencyMs &&
+          record.concurrency === scenario.concurrency &&
+          record.pgliteMs !== null,
+      );
+      if (rs.length === 0) continue;
+      const byKind = new Map<string, { count: number; ms: number }>();
+      for (const record of rs)
+        for (const statement of record.statements) {
+          const entry = byKind.get(statement.kind) ?? { count: 0, ms: 0 };
+          entry.count += statement.count;
+          entry.ms += statement.ms;
+          byKind.set(statement.kind, entry);
+        }
+      const cells = rs.reduce((sum, record) => sum + record.cells, 0);
+      const top = [...byKind]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .slice(0, 4)
+        .map(
+          ([kind, entry]) =>
+            `\`${kind.replace(/[|`]/g, " ").slice(0, 40)}\` ${(entry.count / cells).toFixed(2)}, ${(entry.ms / cells).toFixed(2)}`,
+        )
+        .join("; ");
+      out.push(
+        `| ${backend === "pglite" ? "PGlite" : "Postgres"} | ${scenario.latencyMs} ms | ${scenario.concurrency} | ${spread(
+          rs.map((record) => record.pgliteMs! / record.cells),
+          2,
+        )} | ` +
+          `${spread(
+            rs.map((record) => (100 * record.pgliteMs!) / record.wallMs),
+            0,
+            "%",
+          )} | ` +
+          `${spread(
+            rs.map((record) => record.statements.reduce((sum, statement) => sum + statement.count, 0) / record.cells),
+            2,
+          )} | ${top} |`,
+      );
+    }
+  }
+  out.push("");
 }
 
 function quantile(values: number[], q: number): number {
