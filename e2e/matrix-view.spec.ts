@@ -133,6 +133,12 @@ test.describe("matrix view", () => {
     await expect(page.locator("main img")).toHaveCount(0);
     await expectAccessible(page, "matrix view, comparison open");
     await screenshots(page, "comparison");
+    // The page scrolls inside main, so the comparison below the fold is taken on its own.
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: width === 1280 ? 800 : 900 });
+      await comparisons.getByRole("article").screenshot({ path: `test-results/matrix-comparison-sections-${width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The batch folder as a zip: runs, the summary and the comparisons with their index.
     const downloading = page.waitForEvent("download");
