@@ -186,7 +186,7 @@ function ImageDialog({ batchId, item, onClose }: { batchId: string; item: Galler
             <img
               src={batchFileUrl(batchId, item.file)}
               alt={item.prompt}
-              className="mx-auto max-h-[70vh] w-auto max-w-full border border-zinc-200 bg-zinc-50 object-contain"
+              className="mx-auto max-h-[70vh] w-full border border-zinc-200 bg-zinc-50 object-contain [image-rendering:pixelated]"
             />
             <div className="flex min-w-0 flex-col gap-3">
               <section className="flex flex-col gap-1">
