@@ -64,7 +64,8 @@ export function BatchesPage() {
         const current = await getBatch(openId);
         if (stopped) return;
         setBatch({ summary: current.batch, jobs: current.jobs, jobsTotal: current.jobsTotal });
-        if (!FINISHED_STATUSES.has(current.batch.status)) {
+        // A stopped batch may still have a call in flight: read on until it has landed.
+        if (!FINISHED_STATUSES.has(current.batch.status) || current.batch.counts.running > 0) {
           timer = setTimeout(read, Math.max(REFRESH_MS, Math.min(5_000, current.jobsTotal / 10)));
           return;
         }
