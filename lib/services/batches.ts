@@ -310,7 +310,12 @@ async function reopen(tx: Queryable, stored: StoredBatchRun): Promise<{ applied:
   }
   const { outDir, promptsFile, matrixFile, limits } = stored.config;
   // The folder's copies make the run's jobs again (with its range), so job k is the same job.
-  const text = (name: string) => readFileSync(resolveRunPath(outDir, name), "utf8");
+  // Not through a symlink: one planted as a copy would feed any file on the server into the jobs.
+  const text = (name: string) => {
+    const bytes = readRunFile(resolveRunPath(outDir, name));
+    if (!bytes) throw new RunActionError(`Cannot resume: ${name} in ${outDir} is missing or not a regular file (a symlink is not read).`);
+    return bytes.toString("utf8");
+  };
   const checked = checkBatch({
     prompts: { name: promptsFile, text: text(promptsFile) },
     matrix: { name: matrixFile, text: text(matrixFile) },

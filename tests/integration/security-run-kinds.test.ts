@@ -304,6 +304,33 @@ describe("a batch's files, as an attacker asks for them", () => {
     expect(readFileSync(secret, "utf8")).toContain("the secret outside"); // untouched
   });
 
+  it("resume never reads a symlink planted as the folder's prompt copy (it would send and show a file from outside)", async () => {
+    const slow = {
+      prompts: { name: "prompts.txt", text: "one kite\ntwo kites\n" },
+      matrix: {
+        name: "matrix.yaml",
+        text: "version: 1\nmatrix:\n  - provider: mock\n    model: mock-image\n    size: 32x32\n    provider_options:\n      mock_latency_ms: 300\n",
+      },
+      concurrency: 1,
+    };
+    const created = (await (await postBatch(json("/api/v1/batches", slow))).json()) as Extract<CreateBatchOutput, { batch: BatchSummary }>;
+    const id = created.batch.id;
+    const act = (action: string) => actionRoute(new Request(`${ORIGIN}/x`, { method: "POST" }), params({ id, action }));
+    expect((await act("cancel")).status).toBe(200);
+    const secret = join(dataDir, "resume-secret.txt");
+    writeFileSync(secret, "SECRET-LINE-ONE\nSECRET-LINE-TWO\n");
+    const copy = join(created.batch.outDir, "prompts.txt");
+    unlinkSync(copy);
+    symlinkSync(secret, copy);
+    const resumed = await act("resume");
+    expect(resumed.status).toBe(409);
+    expect((await errorOf(resumed)).message).toBe(
+      `Cannot resume: prompts.txt in ${created.batch.outDir} is missing or not a regular file (a symlink is not read).`,
+    );
+    const manifestText = await (await manifestRoute(new Request(`${ORIGIN}/x`), params({ id }))).text();
+    expect(manifestText).not.toContain("SECRET-LINE");
+  });
+
   it("answers 404 on every route for another user's batch, and acts on nothing of theirs", async () => {
     const theirs = await createBatch(engine.db, userB, createBatchSchema.parse(BATCH), { dataDir });
     const theirManifest = JSON.parse(readFileSync(join(theirs.outDir, "run.json"), "utf8")) as RunManifest;
