@@ -59,13 +59,16 @@ export function BatchesPage() {
     }
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let readsSinceEnd = 0;
     const read = async () => {
       try {
         const current = await getBatch(openId);
         if (stopped) return;
         setBatch({ summary: current.batch, jobs: current.jobs, jobsTotal: current.jobsTotal });
-        // A stopped batch may still have a call in flight: read on until it has landed.
-        if (!FINISHED_STATUSES.has(current.batch.status) || current.batch.counts.running > 0) {
+        // A stopped batch may still have a call in flight: read on until it has landed (a minute at most).
+        const ended = FINISHED_STATUSES.has(current.batch.status);
+        if (ended) readsSinceEnd++;
+        if (!ended || (current.batch.counts.running > 0 && readsSinceEnd < 120)) {
           timer = setTimeout(read, Math.max(REFRESH_MS, Math.min(5_000, current.jobsTotal / 10)));
           return;
         }
