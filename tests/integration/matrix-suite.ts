@@ -103,7 +103,9 @@ export function describeMatrix(label: string, create: () => Promise<TestDatabase
     let groq: CountingServer;
     beforeAll(async () => {
       test = await create();
-      groq = await startCountingServer(120);
+      // 400 ms per answer: long enough for the worker to claim a third call while two are held,
+      // even on a loaded machine (at 120 ms a busy test run saw only 2 in flight)
+      groq = await startCountingServer(400);
       if (!test) return;
       const providers = createProviderRegistry([createMockProvider()], {
         factories: { groq: providerFactories.groq },
