@@ -8,6 +8,7 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      ".cli-build/**",
       "node_modules/**",
       "test-results/**",
       "playwright-report/**",
