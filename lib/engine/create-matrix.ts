@@ -140,7 +140,16 @@ export function checkMatrix(
   const inputs = inputIds.map((id) => input.inputs.find((item) => item.id === id)!);
 
   // Every prompt version on every model for every input, counted before anything is rendered.
-  checkCellCount({ field: "inputs", rows: inputs.length, columns: models.length * chosenSources.length, trials: 1 }, limits);
+  checkCellCount(
+    {
+      field: "inputs",
+      rows: inputs.length,
+      columns: models.length * chosenSources.length,
+      trials: 1,
+      words: { rows: "inputs", columns: "prompt-version x model pairs", fewer: "inputs, prompt versions or models" },
+    },
+    limits,
+  );
   const prompts = chosenSources.map((source) => readPrompt(source, limits));
   // Bounded before rendering: a prompt of a thousand {{input}} over a 2 MB input would render to 2 GB.
   checkRenderedSize(

@@ -79,16 +79,32 @@ export function checkPromptSize({ field, what, length }: { field: string; what: 
   );
 }
 
-/** Refuses a run of more than maxCellsPerRun cells, counted before anything is read or written. */
+/**
+ * Refuses a run of more than maxCellsPerRun cells, counted before anything is read or written.
+ * `words` names what the rows and columns are for the run's kind in the message (a matrix's rows
+ * are inputs, its columns prompt versions x models).
+ */
 export function checkCellCount(
-  { field, rows, columns, trials }: { field: string; rows: number; columns: number; trials: number },
+  {
+    field,
+    rows,
+    columns,
+    trials,
+    words = { rows: "rows", columns: "models", fewer: "rows, models or trials" },
+  }: {
+    field: string;
+    rows: number;
+    columns: number;
+    trials: number;
+    words?: { rows: string; columns: string; fewer: string };
+  },
   limits: RunLimits,
 ): void {
   const cells = rows * columns * trials;
   if (cells <= limits.maxCellsPerRun) return;
   throw new TooLargeError(
-    `This run would have ${formatCount(cells)} cells (${formatCount(rows)} rows x ${formatCount(columns)} models x ${formatCount(trials)} trials); ` +
-      `the limit is ${formatCount(limits.maxCellsPerRun)} cells per run (${runLimitVariables.maxCellsPerRun}). Use fewer rows, models or trials, or split it into several runs.`,
+    `This run would have ${formatCount(cells)} cells (${formatCount(rows)} ${words.rows} x ${formatCount(columns)} ${words.columns} x ${formatCount(trials)} trials); ` +
+      `the limit is ${formatCount(limits.maxCellsPerRun)} cells per run (${runLimitVariables.maxCellsPerRun}). Use fewer ${words.fewer}, or split it into several runs.`,
     field,
   );
 }

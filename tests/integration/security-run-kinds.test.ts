@@ -219,7 +219,7 @@ describe("sizes refused before planning", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(response.status).toBe(413);
     expect((await errorOf(response)).message).toMatch(
-      /^This run would have 5,000,000 cells .*the limit is 200,000 cells per run \(PARALLAXR_MAX_CELLS_PER_RUN\)/,
+      /^This run would have 5,000,000 cells \(1,000 inputs x 5,000 prompt-version x model pairs x 1 trials\); the limit is 200,000 cells per run \(PARALLAXR_MAX_CELLS_PER_RUN\)\. Use fewer inputs, prompt versions or models/,
     );
     const listed = (await (await listMatrixRoute(new Request(`${ORIGIN}/api/v1/matrix`))).json()) as { matrices: unknown[] };
     expect(listed.matrices).toEqual([]);
