@@ -1,7 +1,5 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +15,7 @@ import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { AppContext } from "@/lib/server/context";
 import { pgliteEngine } from "../helpers/engine";
+import { type ReceivedRequest, type RouteHandler, type ServedRoute, serveRouteHandlers } from "../helpers/serve-route-handlers";
 
 // `parallaxr batch-run --server URL --token TOKEN` (issue 14) as a subprocess from a directory
 // outside the repository, against the batch routes themselves served over HTTP by this test (the
@@ -37,16 +36,15 @@ const CONTROL_TOKEN = "control-token-for-this-test-0123456789";
 const engine = pgliteEngine(createProviderRegistry([createMockProvider()]));
 const contextStore = globalThis as typeof globalThis & { __parallaxrContext?: Promise<AppContext> };
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const routes: Array<[string, RegExp, string[], Handler]> = [
-  ["POST", /^\/api\/v1\/batches$/, [], postBatch as Handler],
-  ["GET", /^\/api\/v1\/batches\/([^/]+)\/run\.json$/, ["id"], getRunJson as Handler],
-  ["GET", /^\/api\/v1\/batches\/([^/]+)\/images\/([^/]+)$/, ["id", "file"], getImage as Handler],
-  ["POST", /^\/api\/v1\/batches\/([^/]+)\/(pause|resume|cancel)$/, ["id", "action"], postAction as Handler],
-  ["GET", /^\/api\/v1\/batches\/([^/]+)$/, ["id"], getBatchRoute as Handler],
+const routes: ServedRoute[] = [
+  ["POST", /^\/api\/v1\/batches$/, [], postBatch as RouteHandler],
+  ["GET", /^\/api\/v1\/batches\/([^/]+)\/run\.json$/, ["id"], getRunJson as RouteHandler],
+  ["GET", /^\/api\/v1\/batches\/([^/]+)\/images\/([^/]+)$/, ["id", "file"], getImage as RouteHandler],
+  ["POST", /^\/api\/v1\/batches\/([^/]+)\/(pause|resume|cancel)$/, ["id", "action"], postAction as RouteHandler],
+  ["GET", /^\/api\/v1\/batches\/([^/]+)$/, ["id"], getBatchRoute as RouteHandler],
 ];
-const received: Array<{ method: string; path: string; body: string }> = [];
-let server: Server;
+let served: Awaited<ReturnType<typeof serveRouteHandlers>>;
+let received: ReceivedRequest[];
 let url: string;
 
 beforeAll(async () => {
@@ -57,33 +55,8 @@ beforeAll(async () => {
     worker: null,
     controlToken: CONTROL_TOKEN,
   } as unknown as AppContext);
-  server = createServer((incoming, outgoing) => {
-    const parts: Buffer[] = [];
-    incoming.on("data", (part: Buffer) => parts.push(part));
-    incoming.on("end", async () => {
-      const body = Buffer.concat(parts).toString("utf8");
-      const requestUrl = new URL(incoming.url ?? "/", "http://127.0.0.1");
-      received.push({ method: incoming.method ?? "GET", path: requestUrl.pathname + requestUrl.search, body });
-      const match = routes
-        .map(([method, pattern, names, handler]) => ({ method, found: pattern.exec(requestUrl.pathname), names, handler }))
-        .find((candidate) => candidate.method === incoming.method && candidate.found);
-      if (!match) {
-        outgoing.writeHead(404).end();
-        return;
-      }
-      const params = Object.fromEntries(match.names.map((name, index) => [name, decodeURIComponent(match.found![index + 1])]));
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-      const response = await match.handler(
-        new Request(`http://127.0.0.1${incoming.url}`, { method: incoming.method, headers, body: body === "" ? undefined : body }),
-        { params: Promise.resolve(params) },
-      );
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      outgoing.end(Buffer.from(await response.arrayBuffer()));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveRouteHandlers(routes);
+  ({ url, received } = served);
   writeFileSync(path.join(workDir, "prompts.txt"), "A bowl of ramen\nA slice of lemon tart\n");
   writeFileSync(
     path.join(workDir, "matrix.yaml"),
@@ -93,7 +66,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   contextStore.__parallaxrContext = undefined;
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   for (const folder of [workDir, cliDataDir, serverDataDir]) rmSync(folder, { recursive: true, force: true });
 });
 

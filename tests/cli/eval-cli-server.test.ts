@@ -1,7 +1,5 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +15,7 @@ import { createProviderRegistry } from "@/lib/providers/registry";
 import type { AppContext } from "@/lib/server/context";
 import { evalComparison, evalExport } from "@/lib/services/evals";
 import { pgliteEngine } from "../helpers/engine";
+import { type ReceivedRequest, type ServedRoute, serveRouteHandlers } from "../helpers/serve-route-handlers";
 
 // `parallaxr eval run --server URL --token TOKEN` (issue 12) as a subprocess from a directory
 // outside the repository, against the eval routes themselves served over HTTP by this test (the
@@ -35,16 +34,15 @@ const providers = createProviderRegistry([createMockProvider()]);
 const engine = pgliteEngine(providers);
 const contextStore = globalThis as typeof globalThis & { __parallaxrContext?: Promise<AppContext> };
 
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-const routes: Array<[string, RegExp, string[], Handler]> = [
+const routes: ServedRoute[] = [
   ["POST", /^\/api\/v1\/evals$/, [], postEval],
   ["GET", /^\/api\/v1\/evals\/runs\/([^/]+)$/, ["runId"], getBaseline],
   ["GET", /^\/api\/v1\/evals\/([^/]+)\/export\/([^/]+)$/, ["id", "format"], getExport],
   ["GET", /^\/api\/v1\/evals\/([^/]+)\/comparison\.md$/, ["id"], getComparison],
   ["GET", /^\/api\/v1\/evals\/([^/]+)$/, ["id"], getEvalRoute],
 ];
-const received: Array<{ method: string; path: string; body: string }> = [];
-let server: Server;
+let served: Awaited<ReturnType<typeof serveRouteHandlers>>;
+let received: ReceivedRequest[];
 let url: string;
 
 beforeAll(async () => {
@@ -55,39 +53,14 @@ beforeAll(async () => {
     worker: null,
     controlToken: CONTROL_TOKEN,
   } as unknown as AppContext);
-  server = createServer((incoming, outgoing) => {
-    const parts: Buffer[] = [];
-    incoming.on("data", (part: Buffer) => parts.push(part));
-    incoming.on("end", async () => {
-      const body = Buffer.concat(parts).toString("utf8");
-      const requestUrl = new URL(incoming.url ?? "/", "http://127.0.0.1");
-      received.push({ method: incoming.method ?? "GET", path: requestUrl.pathname + requestUrl.search, body });
-      const match = routes
-        .map(([method, pattern, names, handler]) => ({ method, found: pattern.exec(requestUrl.pathname), names, handler }))
-        .find((route) => route.method === incoming.method && route.found);
-      if (!match) {
-        outgoing.writeHead(404).end();
-        return;
-      }
-      const params = Object.fromEntries(match.names.map((name, index) => [name, decodeURIComponent(match.found![index + 1])]));
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
-      const response = await match.handler(
-        new Request(`http://127.0.0.1${incoming.url}`, { method: incoming.method, headers, body: body === "" ? undefined : body }),
-        { params: Promise.resolve(params) },
-      );
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      outgoing.end(Buffer.from(await response.arrayBuffer()));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveRouteHandlers(routes);
+  ({ url, received } = served);
   cpSync(path.join(root, "tests", "fixtures", "evals"), workDir, { recursive: true });
   writeFileSync(path.join(workDir, ".env"), "ANTHROPIC_API_KEY=sk-ant-not-to-be-sent\n");
 });
 afterAll(async () => {
   contextStore.__parallaxrContext = undefined;
-  await new Promise((resolve) => server.close(resolve));
+  await served.close();
   rmSync(workDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
