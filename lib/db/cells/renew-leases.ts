@@ -4,11 +4,17 @@ import type { Database } from "../database";
  * Extends the lease of every cell workerId holds. One statement for all of them; it changes
  * nothing visible, so it neither bumps seq nor notifies (0004_realtime.sql).
  * Returns how many leases were renewed.
+ *
+ * Cells another statement holds at that moment are skipped, not waited for: on a Postgres server
+ * the worker's saves run beside this on other connections, and two statements that lock the same
+ * cells in different orders deadlock (Postgres aborts one). A held cell is being saved (its lease
+ * ends anyway) or has its files recorded; the next renewal, a third of a lease later, renews it.
  */
 export async function renewLeases(db: Database, { workerId, leaseMs }: { workerId: string; leaseMs: number }): Promise<number> {
   const { rowCount } = await db.query(
     `update run_cells set lease_expires_at = now() + make_interval(secs => $2::double precision / 1000)
-      where lease_owner = $1 and status = 'running'`,
+      where id in (select id from run_cells where lease_owner = $1 and status = 'running' for update skip locked)
+        and lease_owner = $1 and status = 'running'`,
     [workerId, leaseMs],
   );
   return rowCount;
