@@ -4,8 +4,6 @@ import path from "node:path";
 import { projectRoot } from "@/lib/project-root";
 import type { Database } from "./database";
 import { migrate } from "./migrate";
-import { openPglite } from "./open-pglite";
-import { openPostgres } from "./open-postgres";
 
 /** Where the embedded database lives unless PARALLAXR_DATA_DIR says otherwise: .data in the Parallaxr folder. */
 export const defaultDataDir = path.join(projectRoot(), ".data");
@@ -34,9 +32,12 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     chmodSync(dataDir, 0o700);
   }
-  const db = config.databaseUrl
-    ? await openPostgres({ url: config.databaseUrl, poolSize: config.poolSize })
-    : await openPglite({ dataDir: pgliteFolder(dataDir) });
+  // each backend's client loads only when it is the one configured
+  if (!config.databaseUrl) {
+    const { openPglite } = await import("./open-pglite");
+    return openPglite({ dataDir: pgliteFolder(dataDir), prepare: async (db) => (await migrate(db)).length > 0 });
+  }
+  const db = await (await import("./open-postgres")).openPostgres({ url: config.databaseUrl, poolSize: config.poolSize });
   try {
     await migrate(db);
   } catch (error) {

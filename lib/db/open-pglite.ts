@@ -1,55 +1,114 @@
 import { releaseFolderLock, takeFolderLock } from "./data-folder-lock";
 import { makeFolderPrivate, restrictNewFiles } from "./private-folder";
 import type { Database, Executor, QueryResult } from "./database";
+import { startPgliteThread, type PgliteConnection } from "./pglite-in-thread";
+
+/**
+ * Postgres settings PGlite starts with, beside its own. shared_buffers: PGlite zeroes the whole
+ * buffer pool as it starts, on the thread that opens it; at Postgres' 128MB that was most of a
+ * second of every start and 128 MB of resident memory before the first statement. Pages beyond
+ * the pool are read from the folder's files, which the OS caches. PARALLAXR_PGLITE_SHARED_BUFFERS
+ * sets another size (bench/README.md has the measurements behind the default).
+ */
+export function pgliteStartParams(env: NodeJS.ProcessEnv = process.env): string[] {
+  const sharedBuffers = env.PARALLAXR_PGLITE_SHARED_BUFFERS || "16MB";
+  return [
+    // PGlite's defaults (PGlite.defaultStartParams), which startParams replaces rather than extends
+    "--single",
+    "-F",
+    "-O",
+    "-j",
+    ...["-c", "search_path=public", "-c", "exit_on_error=false", "-c", "log_checkpoints=false"],
+    ...["-c", "max_worker_processes=0", "-c", "max_parallel_workers=0", "-c", "max_parallel_workers_per_gather=0"],
+    ...["-c", "io_method=sync", "-c", "max_parallel_maintenance_workers=0"],
+    ...["-c", `shared_buffers=${sharedBuffers}`],
+  ];
+}
 
 /**
  * Opens PGlite in dataDir (in memory when dataDir is "memory://").
  * One process per folder: two processes on one PGlite folder silently lose writes.
+ *
+ * PGlite runs on a worker thread of this process (lib/db/pglite-thread.mjs), so its statements
+ * never hold up the thread that serves requests and times provider calls; the folder's lock is
+ * this process's as before, and nothing listens on a port. PARALLAXR_PGLITE_THREAD=0 runs it on
+ * the calling thread instead (for the benchmarks' before and after).
  */
-export async function openPglite({ dataDir }: { dataDir: string }): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
+export async function openPglite({
+  dataDir,
+  prepare,
+}: {
+  dataDir: string;
+  /**
+   * Runs on the new database before it is handed out (the migrations); resolving true means it
+   * changed the schema. Creating a database and migrating it grow PGlite's memory by a few hundred
+   * MB that WebAssembly never gives back, so on a thread the database is then opened afresh
+   * (the folder's lock held throughout) and the thread that did that work ends, with its memory.
+   */
+  prepare?: (db: Database) => Promise<boolean>;
+}): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
+  const onThisThread = process.env.PARALLAXR_PGLITE_THREAD === "0";
   if (!inMemory) {
     takeFolderLock(dataDir);
     restrictNewFiles();
   }
-  const pg = new PGlite(inMemory ? undefined : dataDir);
+  const folder = inMemory ? undefined : dataDir;
+  const connect = () => (onThisThread ? openOnThisThread(folder) : startPgliteThread(folder, pgliteStartParams()));
+  let connection: PgliteConnection | null = null;
+  const db: Database = {
+    kind: "pglite",
+    query: (sql, params) => connection!.query(sql, params),
+    exec: (sql) => connection!.exec(sql),
+    transaction: (fn) => connection!.transaction(fn),
+    listen: (channel, onPayload) => connection!.listen(channel, onPayload),
+    async close() {
+      await connection?.close();
+      if (!inMemory) {
+        makeFolderPrivate(dataDir);
+        releaseFolderLock(dataDir);
+      }
+    },
+  };
   try {
-    await pg.waitReady;
+    connection = await connect();
+    if (prepare && (await prepare(db)) && !onThisThread && !inMemory) {
+      await connection.close();
+      connection = null;
+      connection = await connect();
+    }
   } catch (error) {
+    await connection?.close().catch(() => {});
     if (!inMemory) releaseFolderLock(dataDir);
     throw error;
   }
   if (!inMemory) makeFolderPrivate(dataDir);
+  return db;
+}
 
+/** PGlite on the calling thread. */
+async function openOnThisThread(dataDir: string | undefined): Promise<PgliteConnection> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const pg = new PGlite(dataDir, { startParams: pgliteStartParams() });
+  await pg.waitReady;
   const wrap = (target: { query: typeof pg.query; exec: typeof pg.exec }): Executor => ({
     async query<Row>(sql: string, params?: unknown[]): Promise<QueryResult<Row>> {
       const result = await target.query<Row>(sql, params as unknown[]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
     },
     async exec(sql: string) {
       await target.exec(sql);
     },
   });
-
   return {
-    kind: "pglite",
     ...wrap(pg),
-    transaction(fn) {
-      return pg.transaction((tx) => fn(wrap(tx)));
-    },
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     async listen(channel, onPayload) {
       const unlisten = await pg.listen(channel, onPayload);
       return async () => {
         await unlisten();
       };
     },
-    async close() {
-      await pg.close();
-      if (!inMemory) {
-        makeFolderPrivate(dataDir);
-        releaseFolderLock(dataDir);
-      }
-    },
+    close: () => pg.close(),
   };
 }
