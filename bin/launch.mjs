@@ -7,9 +7,10 @@
 // the bundle a fraction of it. The bundle records the size and mtime of every file it was built
 // from (inputs.json); a start that finds any of them changed, or no bundle, builds it again first
 // (about 0.4 s, written to a temporary name and renamed, so two starts at once never read half a
-// file). Where the folder cannot be written (an install owned by another user) or esbuild fails,
+// file). It is split at each command's dynamic import (cli/parallaxr.ts): a start loads only the
+// code of the command it runs. Where the folder cannot be written (an install owned by another user) or esbuild fails,
 // the sources run through tsx as before. PARALLAXR_CLI_TSX=1 always runs them through tsx.
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -48,13 +49,22 @@ function bundleIsFresh() {
   return true;
 }
 
-/** Bundles cli/parallaxr.ts with its own sources inlined and every package left to node_modules. */
+/**
+ * Bundles cli/parallaxr.ts with its own sources inlined and every package left to node_modules,
+ * split at each command's dynamic import (cli/parallaxr.ts), so a start loads only its command's
+ * code: parallaxr.mjs and chunks/*.mjs, the chunks named by their content's hash.
+ */
 async function buildBundle() {
   const { build } = await import("esbuild");
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [entryFile],
+    entryPoints: { parallaxr: entryFile },
     bundle: true,
+    splitting: true,
+    outdir: buildDir,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
     platform: "node",
     format: "esm",
     target: "node20.9",
@@ -70,13 +80,25 @@ async function buildBundle() {
     const now = stamp(file);
     if (now !== null) inputs[file] = now;
   }
-  mkdirSync(buildDir, { recursive: true });
+  mkdirSync(path.join(buildDir, "chunks"), { recursive: true });
   const suffix = `.${process.pid}.tmp`;
-  writeFileSync(bundleFile + suffix, result.outputFiles[0].contents);
-  writeFileSync(inputsFile + suffix, JSON.stringify(inputs));
-  // The bundle first: a start that sees the new inputs.json always finds the bundle they describe.
-  renameSync(bundleFile + suffix, bundleFile);
-  renameSync(inputsFile + suffix, inputsFile);
+  const place = (file, contents) => {
+    writeFileSync(file + suffix, contents);
+    renameSync(file + suffix, file);
+  };
+  // The chunks first (a name is its content, so a chunk in use is never changed), then the entry
+  // that imports them, then inputs.json: a start that sees the new inputs.json finds all it names.
+  const entry = result.outputFiles.find((output) => output.path === bundleFile);
+  for (const output of result.outputFiles) if (output !== entry) place(output.path, output.contents);
+  place(bundleFile, entry.contents);
+  place(inputsFile, JSON.stringify(inputs));
+  // Chunks no build has written for a week: a process started from an earlier build may still
+  // import its chunks lazily (a vendor's SDK on its first call), so they are not removed at once.
+  const current = new Set(result.outputFiles.map((output) => path.basename(output.path)));
+  for (const name of readdirSync(path.join(buildDir, "chunks"))) {
+    const file = path.join(buildDir, "chunks", name);
+    if (!current.has(name) && Date.now() - statSync(file).mtimeMs > 7 * 24 * 3600_000) rmSync(file, { force: true });
+  }
 }
 
 /** The module whose main runs the command: the bundle when it is (or can be made) fresh, else the sources through tsx. */

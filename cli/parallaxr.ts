@@ -1,13 +1,24 @@
 import { Command, CommanderError } from "commander";
 import { CliError, exitCodes } from "./cli-error";
-import { registerBatchRunCommand } from "./commands/batch-run";
-import { registerEvalCommand } from "./commands/eval";
-import { registerMatrixCommand } from "./commands/matrix";
-import { registerRunCommand } from "./commands/run";
-import { registerTokenCommand } from "./commands/token";
+import { closeUntakenDatabase, openDatabaseEarly } from "./early-database";
 
-/** The `parallaxr` program with every command registered. */
-export function buildProgram(): Command {
+/**
+ * Each command's module, loaded only when the command line names it: `parallaxr run` never
+ * loads the image, chart and zip code of the other commands (each import costs start-up time).
+ */
+const commandModules: Record<string, () => Promise<(program: Command) => void>> = {
+  run: async () => (await import("./commands/run")).registerRunCommand,
+  token: async () => (await import("./commands/token")).registerTokenCommand,
+  eval: async () => (await import("./commands/eval")).registerEvalCommand,
+  matrix: async () => (await import("./commands/matrix")).registerMatrixCommand,
+  "batch-run": async () => (await import("./commands/batch-run")).registerBatchRunCommand,
+};
+
+/**
+ * The `parallaxr` program for the command line argv: the command it names registered, or every
+ * command when it names none (the overview's --help, an unknown command's error).
+ */
+export async function buildProgram(argv: string[] = []): Promise<Command> {
   const program = new Command("parallaxr")
     .description("Parallaxr: run prompts over datasets against several models, grade and compare.")
     .version(process.env.npm_package_version ?? "0.1.0")
@@ -21,17 +32,24 @@ Exit codes: 0 done; 1 the work failed (the message says why); 2 the command line
 file) is wrong; 3 the data folder is held by a process this command cannot reach; 130 interrupted.
 Data and tokens go to stdout; messages and progress to stderr.`,
     );
-  registerRunCommand(program);
-  registerTokenCommand(program);
-  registerEvalCommand(program);
-  registerMatrixCommand(program);
-  registerBatchRunCommand(program);
+  const named = argv[2];
+  const chosen = named !== undefined && Object.hasOwn(commandModules, named) ? [named] : Object.keys(commandModules);
+  for (const register of await Promise.all(chosen.map((name) => commandModules[name]()))) register(program);
   return program;
 }
 
 /** Runs the command line argv (process.argv's shape); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  openDatabaseEarly(argv);
+  try {
+    return await runProgram(argv);
+  } finally {
+    await closeUntakenDatabase();
+  }
+}
+
+async function runProgram(argv: string[]): Promise<number> {
+  const program = await buildProgram(argv);
   for (const command of program.commands) command.exitOverride();
   try {
     await program.parseAsync(argv);

@@ -15,7 +15,8 @@ export interface AiSdkProviderConfig {
   needsKey: boolean;
   supportedParams: readonly StandardParamName[];
   errorCodes: VendorErrorCodes;
-  languageModel(model: string): LanguageModel;
+  /** The SDK's model; the adapters load their vendor's SDK on the first call (load-once.ts). */
+  languageModel(model: string): LanguageModel | Promise<LanguageModel>;
   listModels(): Promise<ModelInfo[]>;
   contextWindow(model: string): Promise<number | null>;
   /** The call's cost in US dollars, for vendors that report it in their answer. */
@@ -42,7 +43,7 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
         codes: config.errorCodes,
       };
       const call = {
-        model: config.languageModel(request.model),
+        model: await config.languageModel(request.model),
         system: values.system,
         messages: [{ role: "user" as const, content: request.prompt }],
         ...callSettings(values),

@@ -1,8 +1,8 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
 import type { AdapterOptions } from "./adapter-options";
 import { createGuardedFetch } from "./guarded-fetch";
+import { loadOnce } from "./load-once";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /**
@@ -10,11 +10,13 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * code for a prompt longer than the context window: that arrives as a plain invalid_request_error.
  */
 export function createAnthropicProvider(options: AdapterOptions): TextProvider {
-  const anthropic = createAnthropic({
-    apiKey: options.apiKey ?? "",
-    baseURL: options.baseURL,
-    fetch: createGuardedFetch({ ...options, label: "Anthropic" }),
-  });
+  const anthropic = loadOnce(async () =>
+    (await import("@ai-sdk/anthropic")).createAnthropic({
+      apiKey: options.apiKey ?? "",
+      baseURL: options.baseURL,
+      fetch: createGuardedFetch({ ...options, label: "Anthropic" }),
+    }),
+  );
   return createAiSdkTextProvider({
     id: "anthropic",
     label: "Anthropic",
@@ -27,7 +29,7 @@ export function createAnthropicProvider(options: AdapterOptions): TextProvider {
       rateLimited: ["rate_limit_error"],
       server: ["api_error", "overloaded_error"],
     },
-    languageModel: (model) => anthropic(model),
+    languageModel: async (model) => (await anthropic())(model),
     listModels: async () => listTableModels("anthropic", "Anthropic"),
     contextWindow: tableContextWindow("anthropic"),
   });

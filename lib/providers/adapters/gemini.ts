@@ -1,6 +1,6 @@
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { loadOnce } from "./load-once";
 import type { AdapterOptions } from "./adapter-options";
 import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
@@ -10,11 +10,13 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * INVALID_ARGUMENT with the ErrorInfo reason API_KEY_INVALID, not as 401.
  */
 export function createGeminiProvider(options: AdapterOptions): TextProvider {
-  const google = createGoogleGenerativeAI({
-    apiKey: options.apiKey ?? "",
-    baseURL: options.baseURL,
-    fetch: createGuardedFetch({ ...options, label: "Gemini" }),
-  });
+  const google = loadOnce(async () =>
+    (await import("@ai-sdk/google")).createGoogleGenerativeAI({
+      apiKey: options.apiKey ?? "",
+      baseURL: options.baseURL,
+      fetch: createGuardedFetch({ ...options, label: "Gemini" }),
+    }),
+  );
   return createAiSdkTextProvider({
     id: "gemini",
     label: "Gemini",
@@ -27,7 +29,7 @@ export function createGeminiProvider(options: AdapterOptions): TextProvider {
       rateLimited: ["RESOURCE_EXHAUSTED"],
       server: ["INTERNAL", "UNAVAILABLE"],
     },
-    languageModel: (model) => google(model),
+    languageModel: async (model) => (await google())(model),
     listModels: async () => listTableModels("gemini", "Gemini"),
     contextWindow: tableContextWindow("gemini"),
   });

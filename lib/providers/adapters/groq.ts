@@ -1,6 +1,6 @@
-import { createGroq } from "@ai-sdk/groq";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { loadOnce } from "./load-once";
 import type { AdapterOptions } from "./adapter-options";
 import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
@@ -10,11 +10,13 @@ import { listTableModels, tableContextWindow } from "./table-models";
  * presence_penalty as not yet supported, so they are warned about rather than sent.
  */
 export function createGroqProvider(options: AdapterOptions): TextProvider {
-  const groq = createGroq({
-    apiKey: options.apiKey ?? "",
-    baseURL: options.baseURL,
-    fetch: createGuardedFetch({ ...options, label: "Groq" }),
-  });
+  const groq = loadOnce(async () =>
+    (await import("@ai-sdk/groq")).createGroq({
+      apiKey: options.apiKey ?? "",
+      baseURL: options.baseURL,
+      fetch: createGuardedFetch({ ...options, label: "Groq" }),
+    }),
+  );
   return createAiSdkTextProvider({
     id: "groq",
     label: "Groq",
@@ -27,7 +29,7 @@ export function createGroqProvider(options: AdapterOptions): TextProvider {
       contextOverflow: ["context_length_exceeded"],
       rateLimited: ["rate_limit_exceeded"],
     },
-    languageModel: (model) => groq(model),
+    languageModel: async (model) => (await groq())(model),
     listModels: async () => listTableModels("groq", "Groq"),
     contextWindow: tableContextWindow("groq"),
   });

@@ -1,7 +1,7 @@
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { loadOnce } from "./load-once";
 import { createGuardedFetch } from "./guarded-fetch";
 
 /**
@@ -12,14 +12,16 @@ import { createGuardedFetch } from "./guarded-fetch";
  */
 export function createOpenAICompatibleProvider(options: AdapterOptions): TextProvider {
   const label = `${hostOf(options.baseURL)} (OpenAI-compatible)`;
-  const server = createOpenAICompatible({
-    name: "openai-compatible",
-    baseURL: options.baseURL,
-    apiKey: options.apiKey ?? undefined,
-    // Without it streamed answers carry no token counts.
-    includeUsage: true,
-    fetch: createGuardedFetch({ ...options, label }),
-  });
+  const server = loadOnce(async () =>
+    (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
+      name: "openai-compatible",
+      baseURL: options.baseURL,
+      apiKey: options.apiKey ?? undefined,
+      // Without it streamed answers carry no token counts.
+      includeUsage: true,
+      fetch: createGuardedFetch({ ...options, label }),
+    }),
+  );
   return createAiSdkTextProvider({
     id: "openai-compatible",
     label,
@@ -31,7 +33,7 @@ export function createOpenAICompatibleProvider(options: AdapterOptions): TextPro
       modelNotFound: ["model_not_found"],
       contextOverflow: ["context_length_exceeded", "exceed_context_size_error"],
     },
-    languageModel: (model) => server.chatModel(model),
+    languageModel: async (model) => (await server()).chatModel(model),
     // No shipped table can know what a self-hosted server runs.
     listModels: async () => [],
     contextWindow: async () => null,

@@ -1,17 +1,19 @@
-import { createOpenAI } from "@ai-sdk/openai";
 import type { TextProvider } from "../types";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { loadOnce } from "./load-once";
 import type { AdapterOptions } from "./adapter-options";
 import { createGuardedFetch } from "./guarded-fetch";
 import { listTableModels, tableContextWindow } from "./table-models";
 
 /** OpenAI's chat completions API (not /v1/responses, which `createOpenAI(...)(model)` would call). */
 export function createOpenAIProvider(options: AdapterOptions): TextProvider {
-  const openai = createOpenAI({
-    apiKey: options.apiKey ?? "",
-    baseURL: options.baseURL,
-    fetch: createGuardedFetch({ ...options, label: "OpenAI" }),
-  });
+  const openai = loadOnce(async () =>
+    (await import("@ai-sdk/openai")).createOpenAI({
+      apiKey: options.apiKey ?? "",
+      baseURL: options.baseURL,
+      fetch: createGuardedFetch({ ...options, label: "OpenAI" }),
+    }),
+  );
   return createAiSdkTextProvider({
     id: "openai",
     label: "OpenAI",
@@ -26,7 +28,7 @@ export function createOpenAIProvider(options: AdapterOptions): TextProvider {
       quotaExhausted: ["insufficient_quota"],
       server: ["server_error"],
     },
-    languageModel: (model) => openai.chat(model),
+    languageModel: async (model) => (await openai()).chat(model),
     listModels: async () => listTableModels("openai", "OpenAI"),
     contextWindow: tableContextWindow("openai"),
   });

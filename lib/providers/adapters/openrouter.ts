@@ -1,8 +1,9 @@
-import { createOpenAICompatible, type MetadataExtractor } from "@ai-sdk/openai-compatible";
+import type { MetadataExtractor } from "@ai-sdk/openai-compatible";
 import { ProviderError } from "../provider-error";
 import type { ModelInfo, TextProvider } from "../types";
 import type { AdapterOptions } from "./adapter-options";
 import { createAiSdkTextProvider } from "./ai-sdk-text-provider";
+import { loadOnce } from "./load-once";
 import { createGuardedFetch } from "./guarded-fetch";
 import type { ErrorContext } from "./classify-error";
 import { METADATA_TIMEOUT_MS, readJsonBody, sendRequest } from "./send-request";
@@ -23,17 +24,19 @@ interface OpenRouterModel {
 export function createOpenRouterProvider(options: AdapterOptions): TextProvider {
   // Chat and the model list alike: capped, no redirects (see createGuardedFetch).
   const fetch = createGuardedFetch({ ...options, label: "OpenRouter" });
-  const openrouter = createOpenAICompatible({
-    name: "openrouter",
-    baseURL: options.baseURL,
-    apiKey: options.apiKey ?? undefined,
-    // Without it streamed answers carry no token counts.
-    includeUsage: true,
-    // OpenRouter's app attribution header; harmless elsewhere.
-    headers: { "X-Title": "Parallaxr" },
-    metadataExtractor: costExtractor,
-    fetch,
-  });
+  const openrouter = loadOnce(async () =>
+    (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
+      name: "openrouter",
+      baseURL: options.baseURL,
+      apiKey: options.apiKey ?? undefined,
+      // Without it streamed answers carry no token counts.
+      includeUsage: true,
+      // OpenRouter's app attribution header; harmless elsewhere.
+      headers: { "X-Title": "Parallaxr" },
+      metadataExtractor: costExtractor,
+      fetch,
+    }),
+  );
 
   let models: Promise<OpenRouterModel[]> | null = null;
   // One /models request per adapter instance; a failed one is not remembered.
@@ -56,7 +59,7 @@ export function createOpenRouterProvider(options: AdapterOptions): TextProvider 
       contextOverflow: ["context_length_exceeded"],
       modelNotFound: ["model_not_found"],
     },
-    languageModel: (model) => openrouter.chatModel(model),
+    languageModel: async (model) => (await openrouter()).chatModel(model),
     costUsd: (metadata) => {
       const cost = metadata?.openrouter?.cost;
       return typeof cost === "number" && Number.isFinite(cost) ? cost : null;

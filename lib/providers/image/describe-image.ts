@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import type sharp from "sharp";
 import { malformed } from "./image-http";
 import type { GeneratedImage } from "./types";
 
@@ -12,7 +12,9 @@ const mediaTypes: Record<string, string> = { png: "image/png", jpeg: "image/jpeg
 export async function describeImage(data: Uint8Array, provider: string): Promise<GeneratedImage> {
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
-    metadata = await sharp(data).metadata();
+    // sharp (a native library) loads on the first image, not at every start of the server or CLI
+    const { default: load } = await import("sharp");
+    metadata = await load(data).metadata();
   } catch (error) {
     throw malformed({ provider }, "image data that is not an image", error);
   }

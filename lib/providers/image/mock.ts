@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
 import { ProviderError } from "../provider-error";
 import type { ModelInfo } from "../types";
 import { ImageProviderError } from "./image-provider-error";
@@ -175,6 +174,8 @@ async function encode(
   format: ImageOutputFormat,
   quality: string | null,
 ): Promise<Uint8Array> {
+  // sharp (a native library) loads on the first image, not at every start of the server or CLI
+  const { default: sharp } = await import("sharp");
   const image = sharp(pixels, { raw: { width, height, channels: 3 } });
   const level = (quality && jpegQuality[quality]) || 85;
   const encoded = format === "png" ? image.png() : format === "jpeg" ? image.jpeg({ quality: level }) : image.webp({ quality: level });
