@@ -3,6 +3,7 @@ import { readFolderLock } from "@/lib/db/data-folder-lock";
 import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { CliError, exitCodes } from "./cli-error";
+import { takeEarlyDatabase } from "./early-database";
 
 /** Where a command acts: through a running server's REST API, or on the database itself. */
 export type DataTarget =
@@ -36,7 +37,8 @@ export function chooseDataTarget({
   const dataDir = config.dataDir ?? defaultDataDir;
   const folder = pgliteFolder(dataDir);
   const holder = readFolderLock(folder);
-  if (holder) {
+  // This process holds it when it began opening the database as it started (early-database.ts).
+  if (holder && holder.pid !== process.pid) {
     if (holder.url && holder.controlToken) return { kind: "server", url: holder.url, token: holder.controlToken, local: true };
     throw new CliError(
       `The data folder ${dataDir} is in use by process ${holder.pid}, which does not take commands. Stop it and try again, ` +
@@ -44,7 +46,12 @@ export function chooseDataTarget({
       exitCodes.unavailable,
     );
   }
-  return { kind: "database", userId: localUserId, open: () => openDatabase({ dataDir }), describe: `the data folder ${dataDir}` };
+  return {
+    kind: "database",
+    userId: localUserId,
+    open: () => takeEarlyDatabase(dataDir) ?? openDatabase({ dataDir }),
+    describe: `the data folder ${dataDir}`,
+  };
 }
 
 /** Calls a server's REST API as the target's token; throws a CliError with the server's own message. */

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -202,6 +202,10 @@ describe("parallaxr run (a subprocess run from outside the repository)", () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("required option '-e, --experiments <file>' not specified");
     expect(openrouter.requests).toHaveLength(0);
+    // The data folder holds a database by now, so each of these began opening it as it started
+    // (cli/early-database.ts); each gave it back on the way out.
+    expect(existsSync(path.join(dataDir, "pglite", "PG_VERSION"))).toBe(true);
+    expect(existsSync(path.join(dataDir, "pglite.pid"))).toBe(false);
   }, 120_000);
 
   it("--help names every flag of the spec and the exit codes", async () => {
