@@ -1,13 +1,7 @@
-import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { BatchAction, BatchDetail, BatchDetailQuery, BatchJob, BatchPlan, CreateBatchInput } from "@/lib/api/batches";
-import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
-import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
-import { startWorker } from "@/lib/engine/worker";
-import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
-import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { changeBatchStatus, createBatch, getBatch, resumeBatch } from "@/lib/services/batches";
 import type { DataTarget } from "../data-target";
-import { preferDotenv } from "../experiments/dotenv-credentials";
+import { startLocalEngine } from "../local-engine";
 
 /** A batch as the command follows it, wherever it runs. */
 export interface StartedBatch {
@@ -43,33 +37,7 @@ export async function openBatchSource(
   target: Extract<DataTarget, { kind: "database" }>,
   { dotenv, concurrency, onWarning }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void },
 ): Promise<BatchSource> {
-  const db = await target.open();
-  const env = process.env;
-  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  try {
-    const secretKey = loadSecretKey({ env, dataDir });
-    const providers = createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials: preferDotenv(dotenv) });
-    // Image models: the keyless mock (tuned from the environment, MOCK_IMAGE_CALL_LOG honoured) and
-    // the vendors, with ./.env's keys before the saved ones, as `parallaxr run` does.
-    const imageProviders = createDefaultImageProviderRegistry({ db, secretKey, env, wrapCredentials: preferDotenv(dotenv) });
-    worker = await startWorker({
-      db,
-      providers,
-      imageProviders,
-      pollMs: 20,
-      maxInFlight: Math.max(16, concurrency),
-      // One process owns a PGlite folder: a job left running by a killed run is taken back at once.
-      reclaimOnStart: db.kind === "pglite",
-      // On a Postgres server a killed run's jobs come back when their lease ends: the same
-      // PARALLAXR_LEASE_SECONDS as every other worker (30 s by default).
-      leaseMs: workerOptionsFromEnv(env).leaseMs,
-      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  const { db, close } = await startLocalEngine(target, { dotenv, concurrency, onWarning, images: true });
   const userId = target.userId;
   return {
     async create(input, outDir) {
@@ -83,9 +51,6 @@ export async function openBatchSource(
     get: (id, query) => getBatch(db, userId, id, query),
     change: (id, action) => changeBatchStatus(db, userId, id, action),
     pollMs: 50,
-    close: async () => {
-      await worker.stop({ graceMs: 2_000 });
-      await db.close();
-    },
+    close,
   };
 }

@@ -6,10 +6,9 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { BatchDetail, CreateBatchOutput } from "@/lib/api/batches";
-import { providerFactories } from "@/lib/providers/provider-factories";
 import { CliError, exitCodes } from "../cli-error";
 import { callServer, type DataTarget } from "../data-target";
-import { providerVariables } from "../experiments/dotenv-credentials";
+import { downloadFromServer, warnKeysNotSent } from "../server-files";
 import type { BatchSource } from "./batch-source";
 
 /** Largest file taken from a server (an image or receipt): 64 MiB, above any vendor's largest image. */
@@ -41,28 +40,7 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 }
 
 async function download(target: Extract<DataTarget, { kind: "server" }>, route: string): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(`${target.url}${route}`, { headers: { authorization: `Bearer ${target.token}` } });
-  } catch (error) {
-    throw new CliError(`Could not reach the server at ${target.url}: ${(error as Error).message}. Is it running?`, exitCodes.unavailable);
-  }
-  if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      // not JSON: the status says it
-    }
-    throw new CliError(`The server at ${target.url} answered ${response.status} for ${route}: ${message}`);
-  }
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > MAX_DOWNLOAD_BYTES)
-    throw new CliError(`The server at ${target.url} sent ${route} of ${declared} bytes, more than ${MAX_DOWNLOAD_BYTES}.`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_DOWNLOAD_BYTES)
-    throw new CliError(`The server at ${target.url} sent ${route} of ${bytes.length} bytes, more than ${MAX_DOWNLOAD_BYTES}.`);
-  return bytes;
+  return (await downloadFromServer(target, route, { maxBytes: MAX_DOWNLOAD_BYTES })).bytes;
 }
 
 /** The batch on a server, its files downloaded into `outDir` as its jobs finish. */
@@ -70,13 +48,8 @@ export function serverBatchSource(
   target: Extract<DataTarget, { kind: "server" }>,
   { dotenv, outDir, onWarning }: { dotenv: Record<string, string>; outDir: string; onWarning: (message: string) => void },
 ): BatchSource {
-  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
-  const notSent = Object.keys(dotenv).filter((name) => keyVariables.has(name) || /^(OPENAI|GEMINI|BFL)_API_KEY$/.test(name));
-  if (notSent.length > 0) {
-    onWarning(
-      `Running on the server at ${target.url}: it uses its own keys; ${notSent.join(", ")} from ./.env ${notSent.length === 1 ? "was" : "were"} not sent.`,
-    );
-  }
+  // the image vendors' keys too
+  warnKeysNotSent(target, dotenv, onWarning, { alsoKeys: /^(OPENAI|GEMINI|BFL)_API_KEY$/ });
   const folder = path.resolve(outDir);
   const batchRoute = (id: string) => `/api/v1/batches/${encodeURIComponent(id)}`;
   return {

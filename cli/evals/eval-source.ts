@@ -1,17 +1,13 @@
-import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { EvalBaseline } from "@/lib/api/eval-baseline";
 import type { CreateEvalInput, EvalDetail, EvalSummary } from "@/lib/api/evals";
-import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
-import { startWorker } from "@/lib/engine/worker";
 import type { EvalExportFormat } from "@/lib/formats/eval-exports/export-file-name";
-import { providerFactories } from "@/lib/providers/provider-factories";
-import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { findEvalBaseline } from "@/lib/services/eval-baseline";
 import { changeRunStatus } from "@/lib/services/runs";
 import { createEval, evalComparison, evalExport, getEval, type EvalFile } from "@/lib/services/evals";
-import { CliError, exitCodes } from "../cli-error";
+import { CliError } from "../cli-error";
 import { callServer, type DataTarget } from "../data-target";
-import { preferDotenv, providerVariables } from "../experiments/dotenv-credentials";
+import { startLocalEngine } from "../local-engine";
+import { downloadFromServer, warnKeysNotSent } from "../server-files";
 
 /**
  * Where `parallaxr eval run` makes and reads its eval: the same service functions the API's
@@ -37,29 +33,7 @@ export async function openEvalSource(
   { dotenv, concurrency, onWarning }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void },
 ): Promise<EvalSource> {
   if (target.kind === "server") return serverSource(target, dotenv, onWarning);
-  const db = await target.open();
-  const env = process.env;
-  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  try {
-    const providers = createDefaultProviderRegistry({
-      db,
-      secretKey: loadSecretKey({ env, dataDir }),
-      env,
-      wrapCredentials: preferDotenv(dotenv),
-    });
-    worker = await startWorker({
-      db,
-      providers,
-      pollMs: 20,
-      maxInFlight: Math.max(16, concurrency),
-      reclaimOnStart: db.kind === "pglite",
-      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  const { db, close } = await startLocalEngine(target, { dotenv, concurrency, onWarning });
   const userId = target.userId;
   return {
     create: async (input) => (await createEval({ db }, { userId, input })).eval,
@@ -71,10 +45,7 @@ export async function openEvalSource(
       await changeRunStatus({ db }, { userId, runId: evalId, action: "cancel" });
     },
     pollMs: 50,
-    close: async () => {
-      await worker.stop({ graceMs: 2_000 });
-      await db.close();
-    },
+    close,
   };
 }
 
@@ -83,13 +54,7 @@ function serverSource(
   dotenv: Record<string, string>,
   onWarning: (message: string) => void,
 ): EvalSource {
-  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
-  const notSent = Object.keys(dotenv).filter((name) => keyVariables.has(name));
-  if (notSent.length > 0) {
-    onWarning(
-      `Running on the server at ${target.url}: it uses its own keys; ${notSent.join(", ")} from ./.env ${notSent.length === 1 ? "was" : "were"} not sent.`,
-    );
-  }
+  warnKeysNotSent(target, dotenv, onWarning);
   return {
     create: async (input) => (await callServer<{ eval: EvalSummary }>(target, "/api/v1/evals", { method: "POST", body: input })).eval,
     get: (evalId) => callServer<EvalDetail>(target, `/api/v1/evals/${evalId}`),
@@ -107,27 +72,12 @@ function serverSource(
 
 /** A file the server sends for download: its text exactly as sent, and the name its Content-Disposition gives. */
 async function serverFile(target: Extract<DataTarget, { kind: "server" }>, path: string): Promise<EvalFile> {
-  let response: Response;
-  try {
-    response = await fetch(`${target.url}${path}`, { headers: { authorization: `Bearer ${target.token}` } });
-  } catch (error) {
-    throw new CliError(`Could not reach the server at ${target.url}: ${(error as Error).message}. Is it running?`, exitCodes.unavailable);
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const { bytes, headers } = await downloadFromServer(target, path);
   const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      // not JSON: the status says it
-    }
-    throw new CliError(`The server at ${target.url} answered ${response.status}: ${message}`);
-  }
-  const disposition = response.headers.get("content-disposition") ?? "";
+  const disposition = headers.get("content-disposition") ?? "";
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
   const plain = /filename="([^"]*)"/i.exec(disposition)?.[1];
   const filename = encoded ? decodeURIComponent(encoded) : plain;
   if (!filename) throw new CliError(`The server at ${target.url} sent ${path} without a file name.`);
-  return { filename, text, contentType: response.headers.get("content-type") ?? "" };
+  return { filename, text, contentType: headers.get("content-type") ?? "" };
 }

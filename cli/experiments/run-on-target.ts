@@ -1,20 +1,16 @@
-import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { CreateExperimentInput, Experiment, ExperimentPlan, ExperimentRow, ExperimentSummary } from "@/lib/api/experiments";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listExperimentRows } from "@/lib/db/experiments/list-experiment-rows";
 import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
-import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { experimentInputHash } from "@/lib/engine/create-experiment";
-import { startWorker } from "@/lib/engine/worker";
 import { experimentOutputRecord } from "@/lib/formats/experiment-output";
 import type { ExperimentsTable } from "@/lib/formats/read-experiments-csv";
-import { providerFactories } from "@/lib/providers/provider-factories";
-import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { createExperiment, listExperiments } from "@/lib/services/experiments";
 import { CliError, exitCodes } from "../cli-error";
 import { callServer, type DataTarget } from "../data-target";
-import { preferDotenv, providerVariables } from "./dotenv-credentials";
+import { startLocalEngine } from "../local-engine";
+import { warnKeysNotSent } from "../server-files";
 import { OutputAppender, type ExistingOutput } from "./output-file";
 
 /** How the run is told to the person (stderr). */
@@ -69,22 +65,10 @@ export async function planOnTarget(target: DataTarget, input: CreateExperimentIn
  */
 export async function runOnTarget(target: DataTarget, request: RunRequest): Promise<void> {
   if (target.kind === "server") return runOnServer(target, request);
-  const db = await target.open();
-  const env = process.env;
-  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
-  const providers = createDefaultProviderRegistry({
-    db,
-    secretKey: loadSecretKey({ env, dataDir }),
-    env,
-    wrapCredentials: preferDotenv(request.dotenv),
-  });
-  const worker = await startWorker({
-    db,
-    providers,
-    pollMs: 20,
-    maxInFlight: Math.max(16, request.input.concurrency),
-    reclaimOnStart: db.kind === "pglite",
-    onError: (error) => request.reporter.error(`worker: ${(error as Error).message}`),
+  const { db, close } = await startLocalEngine(target, {
+    dotenv: request.dotenv,
+    concurrency: request.input.concurrency,
+    onWarning: (message) => request.reporter.error(message),
   });
   try {
     const userId = target.userId;
@@ -101,8 +85,7 @@ export async function runOnTarget(target: DataTarget, request: RunRequest): Prom
         }),
     });
   } finally {
-    await worker.stop({ graceMs: 2_000 });
-    await db.close();
+    await close();
   }
 }
 
@@ -122,13 +105,7 @@ function resumable({ experiments }: { experiments: ExperimentSummary[] }, reques
 }
 
 async function runOnServer(target: Extract<DataTarget, { kind: "server" }>, request: RunRequest): Promise<void> {
-  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
-  const sentNothing = Object.keys(request.dotenv).filter((name) => keyVariables.has(name));
-  if (sentNothing.length > 0) {
-    request.reporter.warning(
-      `Running on the server at ${target.url}: it uses its own keys; ${sentNothing.join(", ")} from ./.env ${sentNothing.length === 1 ? "was" : "were"} not sent.`,
-    );
-  }
+  warnKeysNotSent(target, request.dotenv, (message) => request.reporter.warning(message));
   let experiment: ExperimentSummary | null = null;
   if (request.resume) {
     const inputHash = experimentInputHash(request.input);

@@ -1,15 +1,10 @@
 import { unzipSync } from "fflate";
 import type { CreateMatrixInput, MatrixDetail, MatrixList, MatrixPlanResponse, MatrixSummary } from "@/lib/api/matrix";
-import { loadSecretKey } from "@/lib/auth/secret-box";
-import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
-import { startWorker } from "@/lib/engine/worker";
-import { providerFactories } from "@/lib/providers/provider-factories";
-import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import { createMatrix, getMatrix, listMatrices, matrixZip } from "@/lib/services/matrix";
 import { changeRunStatus } from "@/lib/services/runs";
-import { CliError, exitCodes } from "../cli-error";
 import { callServer, type DataTarget } from "../data-target";
-import { preferDotenv, providerVariables } from "../experiments/dotenv-credentials";
+import { startLocalEngine } from "../local-engine";
+import { downloadFromServer, warnKeysNotSent } from "../server-files";
 
 /**
  * Where `parallaxr matrix` makes and follows its batch: the service functions the API's routes
@@ -40,31 +35,7 @@ export async function openMatrixSource(
   { dotenv, concurrency, onWarning }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void },
 ): Promise<MatrixSource> {
   if (target.kind === "server") return serverSource(target, dotenv, onWarning);
-  const db = await target.open();
-  const env = process.env;
-  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
-  let worker: Awaited<ReturnType<typeof startWorker>>;
-  try {
-    const providers = createDefaultProviderRegistry({
-      db,
-      secretKey: loadSecretKey({ env, dataDir }),
-      env,
-      wrapCredentials: preferDotenv(dotenv),
-    });
-    worker = await startWorker({
-      db,
-      providers,
-      pollMs: 20,
-      maxInFlight: Math.max(16, concurrency),
-      // One process per PGlite folder: a cell left running by a process that died (SIGKILL) is
-      // nobody's, and is queued again at once instead of after its lease runs out.
-      reclaimOnStart: db.kind === "pglite",
-      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
-    });
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  const { db, close } = await startLocalEngine(target, { dotenv, concurrency, onWarning });
   const userId = target.userId;
   return {
     plan: async (input) => {
@@ -85,10 +56,7 @@ export async function openMatrixSource(
     },
     describe: target.describe,
     pollMs: 50,
-    close: async () => {
-      await worker.stop({ graceMs: 2_000 });
-      await db.close();
-    },
+    close,
   };
 }
 
@@ -97,13 +65,7 @@ function serverSource(
   dotenv: Record<string, string>,
   onWarning: (message: string) => void,
 ): MatrixSource {
-  const keyVariables = new Set(Object.values(providerFactories).flatMap((factory) => Object.values(providerVariables(factory)).flat()));
-  const notSent = Object.keys(dotenv).filter((name) => keyVariables.has(name));
-  if (notSent.length > 0) {
-    onWarning(
-      `Running on the server at ${target.url}: it uses its own keys; ${notSent.join(", ")} from ./.env or --groq_api_key ${notSent.length === 1 ? "was" : "were"} not sent.`,
-    );
-  }
+  warnKeysNotSent(target, dotenv, onWarning, { source: "./.env or --groq_api_key" });
   return {
     plan: async (input) => {
       const answer = await callServer<{ plan: MatrixPlanResponse }>(target, "/api/v1/matrix", {
@@ -117,7 +79,8 @@ function serverSource(
     findBatch: async (batchId) =>
       (await callServer<MatrixList>(target, `/api/v1/matrix?batchId=${encodeURIComponent(batchId)}&limit=1`)).matrices[0] ?? null,
     get: (matrixId) => callServer<MatrixDetail>(target, `/api/v1/matrix/${encodeURIComponent(matrixId)}`),
-    files: async (matrixId) => unzipSync(await serverBytes(target, `/api/v1/matrix/${encodeURIComponent(matrixId)}/download.zip`)),
+    files: async (matrixId) =>
+      unzipSync((await downloadFromServer(target, `/api/v1/matrix/${encodeURIComponent(matrixId)}/download.zip`)).bytes),
     change: async (matrixId, action) => {
       await callServer(target, `/api/v1/runs/${encodeURIComponent(matrixId)}/${action}`, { method: "POST" });
     },
@@ -125,25 +88,4 @@ function serverSource(
     pollMs: 200,
     close: async () => {},
   };
-}
-
-/** A download's bytes exactly as the server sent them; a refusal is a CliError with the server's message. */
-async function serverBytes(target: Extract<DataTarget, { kind: "server" }>, path: string): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await fetch(`${target.url}${path}`, { headers: { authorization: `Bearer ${target.token}` } });
-  } catch (error) {
-    throw new CliError(`Could not reach the server at ${target.url}: ${(error as Error).message}. Is it running?`, exitCodes.unavailable);
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (!response.ok) {
-    let message = `${response.status} ${response.statusText}`;
-    try {
-      message = (JSON.parse(new TextDecoder().decode(bytes)) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      // not JSON: the status says it
-    }
-    throw new CliError(`The server at ${target.url} answered ${response.status}: ${message}`);
-  }
-  return bytes;
 }

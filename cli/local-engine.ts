@@ -1,0 +1,63 @@
+import { loadSecretKey } from "@/lib/auth/secret-box";
+import type { Database } from "@/lib/db/database";
+import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
+import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
+import { startWorker } from "@/lib/engine/worker";
+import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
+import type { DataTarget } from "./data-target";
+import { preferDotenv } from "./experiments/dotenv-credentials";
+
+/** The database a command runs on, with a worker in this process executing its cells. */
+export interface LocalEngine {
+  db: Database;
+  /** Stops the worker (calls in flight get 2 s to finish and be saved), then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the target's database and starts a worker on it that calls the models with ./.env's keys
+ * before the saved ones: what `run`, `eval`, `matrix` and `batch-run` do when no server holds the
+ * data folder. images adds the image models (batch runs).
+ */
+export async function startLocalEngine(
+  target: Extract<DataTarget, { kind: "database" }>,
+  {
+    dotenv,
+    concurrency,
+    onWarning,
+    images = false,
+  }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void; images?: boolean },
+): Promise<LocalEngine> {
+  const db = await target.open();
+  const env = process.env;
+  const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
+  try {
+    const secretKey = loadSecretKey({ env, dataDir });
+    const wrapCredentials = preferDotenv(dotenv);
+    const worker = await startWorker({
+      db,
+      providers: createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials }),
+      // the keyless mock (tuned from the environment) and the vendors, ./.env's keys first
+      imageProviders: images ? createDefaultImageProviderRegistry({ db, secretKey, env, wrapCredentials }) : undefined,
+      pollMs: 20,
+      maxInFlight: Math.max(16, concurrency),
+      // One process owns a PGlite folder: a cell left running by a process that died (SIGKILL) is
+      // nobody's, and is queued again at once instead of after its lease runs out. On a Postgres
+      // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
+      reclaimOnStart: db.kind === "pglite",
+      leaseMs: workerOptionsFromEnv(env).leaseMs,
+      onError: (error) => onWarning(`worker: ${(error as Error).message}`),
+    });
+    return {
+      db,
+      close: async () => {
+        await worker.stop({ graceMs: 2_000 });
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
