@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { useAddressId } from "@/lib/client/use-open-record";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { formatUsd } from "@/lib/client/format-money";
 import { BatchBuilder, type BuilderInputs } from "./batch-builder";
@@ -15,10 +16,6 @@ import { PastBatches } from "./past-batches";
 // shows this late at most. A large batch is read less often, up to 5 s apart.
 const REFRESH_MS = 500;
 
-function idFromAddress(): string | null {
-  return new URLSearchParams(window.location.search).get("id");
-}
-
 const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50";
 
 /**
@@ -27,7 +24,7 @@ const linkClass = "rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-s
  * manifest, the run folder as a zip and "Re-run with tweaks". Past batches reopen at /batches?id=.
  */
 export function BatchesPage() {
-  const [openId, setOpenId] = useState<string | null>(null);
+  const { openId, open: openAddress, dropOpen } = useAddressId("/batches");
   const [batch, setBatch] = useState<BatchView | null>(null);
   const [past, setPast] = useState<BatchSummary[] | null>(null);
   // The successful jobs of a finished batch, every page: the gallery's images.
@@ -43,13 +40,7 @@ export function BatchesPage() {
     listBatches().then(setPast, (caught: Error) => setError(`Could not list past batches: ${caught.message}`));
   }, []);
 
-  useEffect(() => {
-    setOpenId(idFromAddress());
-    refreshPast();
-    const onPop = () => setOpenId(idFromAddress());
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
-  }, [refreshPast]);
+  useEffect(() => refreshPast(), [refreshPast]);
 
   // Follow the open batch until it has finished.
   useEffect(() => {
@@ -81,8 +72,7 @@ export function BatchesPage() {
       } catch (caught) {
         if (stopped) return;
         setError(`Could not open batch ${openId}: ${(caught as Error).message}`);
-        setOpenId(null);
-        window.history.replaceState(null, "", "/batches");
+        dropOpen();
       }
     };
     void read();
@@ -90,12 +80,11 @@ export function BatchesPage() {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [openId, poke, refreshPast]);
+  }, [openId, poke, refreshPast, dropOpen]);
 
   const open = (id: string | null) => {
-    window.history.pushState(null, "", id ? `/batches?id=${encodeURIComponent(id)}` : "/batches");
     if (id !== openId) setBatch(null);
-    setOpenId(id);
+    openAddress(id);
   };
 
   const start = async (body: CreateBatchInput) => {

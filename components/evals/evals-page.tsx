@@ -5,6 +5,7 @@ import type { EvalDetail, EvalList } from "@/lib/api/evals";
 import { formatConfigProblem, parseEvalConfig } from "@/lib/core/eval/config";
 import { parsePromptFile } from "@/lib/core/eval/prompt-file";
 import { createEval, getEval, listEvals } from "@/lib/client/evals-api";
+import { useAddressId, useFollowedRecord } from "@/lib/client/use-open-record";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { EvalsTabs } from "@/components/matrix/evals-tabs";
 import { EvalCharts, EvalComparison } from "@/components/evals/charts";
@@ -20,11 +21,6 @@ const FINISHED = new Set(["completed", "cancelled", "failed"]);
 // How often an open eval is read again while it runs: a finished result shows this late at most.
 const REFRESH_MS = 500;
 const PAGE = 20;
-
-/** Reads ?id= from the address: the eval the page shows. */
-function idFromAddress(): string | null {
-  return new URLSearchParams(window.location.search).get("id");
-}
 
 /** The base name of a path as a config writes it: ../prompts/summarizer_v1.yaml is summarizer_v1.yaml. */
 function baseName(path: string): string {
@@ -44,8 +40,7 @@ export function EvalsPage() {
   const [promptFiles, setPromptFiles] = useState<PromptFile[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
-  const [openId, setOpenId] = useState<string | null>(null);
-  const [detail, setDetail] = useState<EvalDetail | null>(null);
+  const { openId, open: openAddress, dropOpen } = useAddressId("/evals");
   // The test case names of evals run from this page, in config order: the grid's rows before their results.
   const [caseNames, setCaseNames] = useState<Record<string, string[]>>({});
   const [past, setPast] = useState<EvalList["evals"] | null>(null);
@@ -74,46 +69,23 @@ export function EvalsPage() {
     );
   };
 
-  useEffect(() => {
-    setOpenId(idFromAddress());
-    refreshPast();
-    const onPop = () => setOpenId(idFromAddress());
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
-  }, [refreshPast]);
+  useEffect(() => refreshPast(), [refreshPast]);
 
-  // Follow the open eval until it has finished.
-  useEffect(() => {
-    setDetail(null);
-    if (!openId) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      try {
-        const current = await getEval(openId);
-        if (stopped) return;
-        setDetail(current);
-        // A large eval is read less often: about 1 s apart at 10,000 cells.
-        if (!FINISHED.has(current.eval.status)) timer = setTimeout(read, Math.max(REFRESH_MS, Math.min(5_000, current.eval.cells / 10)));
-        else refreshPast();
-      } catch (caught) {
-        if (stopped) return;
-        setError(`Could not open eval ${openId}: ${(caught as Error).message}`);
-        setOpenId(null);
-        window.history.replaceState(null, "", "/evals");
-      }
-    };
-    void read();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [openId, refreshPast]);
+  // Follow the open eval until it has finished. A large eval is read less often: about 1 s apart
+  // at 10,000 cells.
+  const detail = useFollowedRecord<EvalDetail>(openId, {
+    load: getEval,
+    next: (current) => (FINISHED.has(current.eval.status) ? null : Math.max(REFRESH_MS, Math.min(5_000, current.eval.cells / 10))),
+    onEnd: refreshPast,
+    onFailure: (caught) => {
+      setError(`Could not open eval ${openId}: ${caught.message}`);
+      dropOpen();
+    },
+  });
 
   const open = (id: string | null) => {
-    window.history.pushState(null, "", id ? `/evals?id=${encodeURIComponent(id)}` : "/evals");
     setOpened(null);
-    setOpenId(id);
+    openAddress(id);
   };
 
   // The config as the server will read it, checked here first (lib/core/eval is pure).

@@ -6,6 +6,7 @@ import { concatenateDocuments, type ExperimentFile } from "@/lib/core/experiment
 import { createExperiment, experimentOutputUrl, getExperiment, listExperiments } from "@/lib/client/experiments-api";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
 import { readExperimentsCsv } from "@/lib/formats/read-experiments-csv";
+import { useAddressId, useFollowedRecord } from "@/lib/client/use-open-record";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { DocumentPreview } from "./document-preview";
 import { ExperimentRowsTable } from "./experiment-rows-table";
@@ -15,11 +16,6 @@ import { PastExperiments } from "./past-experiments";
 const FINISHED = new Set(["completed", "cancelled", "failed"]);
 // How often an open run is read again while it works: a finished row shows this late at most.
 const REFRESH_MS = 400;
-
-/** Reads ?id= from the address: the experiment the page shows. */
-function idFromAddress(): string | null {
-  return new URLSearchParams(window.location.search).get("id");
-}
 
 /**
  * /experiments: pick the prompt, context and experiments files, see the document each row sends,
@@ -33,55 +29,25 @@ export function ExperimentsPage() {
   const [concurrency, setConcurrency] = useState("1");
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
-  const [openId, setOpenId] = useState<string | null>(null);
-  const [experiment, setExperiment] = useState<Experiment | null>(null);
+  const { openId, open, dropOpen } = useAddressId("/experiments");
   const [past, setPast] = useState<ExperimentSummary[] | null>(null);
 
   const refreshPast = useCallback(() => {
     listExperiments().then(setPast, (caught: Error) => setError(`Could not list past experiments: ${caught.message}`));
   }, []);
 
-  useEffect(() => {
-    setOpenId(idFromAddress());
-    refreshPast();
-    const onPop = () => setOpenId(idFromAddress());
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
-  }, [refreshPast]);
+  useEffect(() => refreshPast(), [refreshPast]);
 
   // Follow the open experiment until it has finished.
-  useEffect(() => {
-    if (!openId) {
-      setExperiment(null);
-      return;
-    }
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      try {
-        const current = await getExperiment(openId);
-        if (stopped) return;
-        setExperiment(current);
-        if (!FINISHED.has(current.status)) timer = setTimeout(read, REFRESH_MS);
-        else refreshPast();
-      } catch (caught) {
-        if (stopped) return;
-        setError(`Could not open experiment ${openId}: ${(caught as Error).message}`);
-        setOpenId(null);
-        window.history.replaceState(null, "", "/experiments");
-      }
-    };
-    void read();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [openId, refreshPast]);
-
-  const open = (id: string | null) => {
-    window.history.pushState(null, "", id ? `/experiments?id=${encodeURIComponent(id)}` : "/experiments");
-    setOpenId(id);
-  };
+  const experiment = useFollowedRecord<Experiment>(openId, {
+    load: getExperiment,
+    next: (current) => (FINISHED.has(current.status) ? null : REFRESH_MS),
+    onEnd: refreshPast,
+    onFailure: (caught) => {
+      setError(`Could not open experiment ${openId}: ${caught.message}`);
+      dropOpen();
+    },
+  });
 
   const table = useMemo(() => {
     if (csv.length === 0) return null;

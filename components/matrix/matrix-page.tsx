@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { CreateMatrixRequest, MatrixDetail, MatrixEval, MatrixPlanResponse, MatrixSummary } from "@/lib/api/matrix";
+import { useAddressId, useFollowedRecord } from "@/lib/client/use-open-record";
 import { ErrorAlert } from "@/components/ui/error-alert";
 import { EvalDialog } from "./eval-dialog";
 import { EvalsTabs } from "./evals-tabs";
@@ -19,11 +20,6 @@ const FINISHED = new Set(["completed", "cancelled", "failed"]);
 const REFRESH_MS = 500;
 const PATH = "/evals/matrix";
 
-/** Reads ?id= from the address: the matrix the page shows. */
-function idFromAddress(): string | null {
-  return new URLSearchParams(window.location.search).get("id");
-}
-
 /**
  * /evals/matrix: pick prompt versions (files or saved prompts), models and inputs (files or a
  * dataset's rows), see the plan and its estimated cost, run it (asking first above 100 evals),
@@ -39,8 +35,7 @@ export function MatrixPage() {
   const [planning, setPlanning] = useState(false);
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [openId, setOpenId] = useState<string | null>(null);
-  const [detail, setDetail] = useState<MatrixDetail | null>(null);
+  const { openId, open: openAddress, dropOpen } = useAddressId(PATH);
   const [past, setPast] = useState<MatrixSummary[] | null>(null);
   const [opened, setOpened] = useState<MatrixEval | null>(null);
 
@@ -48,47 +43,23 @@ export function MatrixPage() {
     listMatrices({ limit: 20 }).then(setPast, (caught: Error) => setError(`Could not list past matrices: ${caught.message}`));
   }, []);
 
-  useEffect(() => {
-    setOpenId(idFromAddress());
-    refreshPast();
-    const onPop = () => setOpenId(idFromAddress());
-    window.addEventListener("popstate", onPop);
-    return () => window.removeEventListener("popstate", onPop);
-  }, [refreshPast]);
+  useEffect(() => refreshPast(), [refreshPast]);
 
-  // Follow the open matrix until it has finished.
-  useEffect(() => {
-    setDetail(null);
-    if (!openId) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      try {
-        const current = await getMatrix(openId);
-        if (stopped) return;
-        setDetail(current);
-        // A large matrix is read less often: about 1 s apart at 10,000 evals.
-        if (!FINISHED.has(current.matrix.status))
-          timer = setTimeout(read, Math.max(REFRESH_MS, Math.min(5_000, current.matrix.plan.evals / 10)));
-        else refreshPast();
-      } catch (caught) {
-        if (stopped) return;
-        setError(`Could not open matrix ${openId}: ${(caught as Error).message}`);
-        setOpenId(null);
-        window.history.replaceState(null, "", PATH);
-      }
-    };
-    void read();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [openId, refreshPast]);
+  // Follow the open matrix until it has finished. A large matrix is read less often: about 1 s
+  // apart at 10,000 evals.
+  const detail = useFollowedRecord<MatrixDetail>(openId, {
+    load: getMatrix,
+    next: (current) => (FINISHED.has(current.matrix.status) ? null : Math.max(REFRESH_MS, Math.min(5_000, current.matrix.plan.evals / 10))),
+    onEnd: refreshPast,
+    onFailure: (caught) => {
+      setError(`Could not open matrix ${openId}: ${caught.message}`);
+      dropOpen();
+    },
+  });
 
   const open = (id: string | null) => {
-    window.history.pushState(null, "", id ? `${PATH}?id=${encodeURIComponent(id)}` : PATH);
     setOpened(null);
-    setOpenId(id);
+    openAddress(id);
   };
 
   // The request as the page holds it now; a plan is for the request it was made from.
