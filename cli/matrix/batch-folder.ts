@@ -12,7 +12,7 @@
  * A zip from a server is not trusted for its names: only these shapes are written, each one
  * path segment per part, never a dotfile or `..`; anything else is skipped with a warning.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8 } from "fflate";
 import { COMPARISON_FILE_NAME } from "@/lib/formats/matrix/comparison-markdown";
@@ -42,8 +42,30 @@ function writeWhole(file: string, bytes: Uint8Array): void {
   renameSync(temporary, file);
 }
 
+/**
+ * Removes the temporary files (`.{name}.{pid}.tmp`) that a process killed between writing one and
+ * renaming it left in folder: the file it was writing is written again whole, under its own name.
+ */
+function removeLeftoverTemporaries(folder: string): void {
+  if (!existsSync(folder)) return;
+  for (const name of readdirSync(folder)) {
+    const pid = /^\..+\.(\d+)\.tmp$/.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !processIsAlive(Number(pid))) rmSync(path.join(folder, name), { force: true });
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** The run files of the zip not written yet (by this process: names in `written`); answers the paths it wrote. */
 export function writeRunFiles(dataDir: string, files: Record<string, Uint8Array>, written: Set<string>): string[] {
+  removeLeftoverTemporaries(path.join(dataDir, "runs"));
   const paths: string[] = [];
   for (const [entry, bytes] of Object.entries(files)) {
     if (batchEntryKind(entry) !== "run" || written.has(entry)) continue;

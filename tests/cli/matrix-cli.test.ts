@@ -73,7 +73,9 @@ function project(name: string, { models = null, inputs }: { models?: string[] | 
 
 const dataOf = (cwd: string, ...parts: string[]) => path.join(cwd, "data", "evals", ...parts);
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
-const runFiles = (cwd: string) => (existsSync(dataOf(cwd, "runs")) ? readdirSync(dataOf(cwd, "runs")).sort() : []);
+/** Every entry of runs/: the run files, and anything else left there (a temporary file of a killed write). */
+const runsFolder = (cwd: string) => (existsSync(dataOf(cwd, "runs")) ? readdirSync(dataOf(cwd, "runs")).sort() : []);
+const runFiles = (cwd: string) => runsFolder(cwd).filter((name) => !name.startsWith("."));
 const progressLines = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("Running "));
 
 function batchIdOf(stderr: string): string {
@@ -493,6 +495,8 @@ describe("parallaxr matrix and pidcast-eval (subprocesses run from outside the r
     const runs = runFiles(cwd);
     expect(runs).toHaveLength(8);
     for (const name of before) expect(runs).toContain(name);
+    // a run file the killed process was writing (its temporary file) is written again whole, and the temporary removed
+    expect(runsFolder(cwd)).toEqual(runs);
     const combos = runs.map((name) => {
       const record = readJson(dataOf(cwd, "runs", name));
       return `${record.prompt.version} ${record.model.name} ${record.input.id}`;
