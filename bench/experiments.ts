@@ -4,7 +4,7 @@
  * pointed (by that directory's .env) at a local OpenAI-compatible server in this process that
  * answers every call after a fixed latency.
  *
- *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5 --launcher bundle|tsx]
+ *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5 --launcher bundle|tsx --via-server]
  *
  * Three measurements, each beside a baseline measured in the same run: a plain Node script that
  * makes the same calls with fetch at the same concurrency, started the same way (so process
@@ -16,6 +16,8 @@
  *   row; target <= 5 ms. Fewer rows (--sequential-rows), as 1,000 would take 200 s.
  * - start-up: process start to the first call on an existing data folder, median of --starts
  *   one-row runs; target < 1 s. The first open of a new data folder (migrations) is reported apart.
+ * - with --via-server (needs `npm run build`): the same start-up with the app's production server
+ *   holding the data folder, so the command sends the run there instead of opening PGlite.
  *
  * Prints a table and writes bench/results/experiments-<date>.json (git-ignored). Exits 1 when a
  * run loses or repeats a row (the server counts each row's calls) or exits non-zero; a missed
@@ -29,6 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CsvRecordReader } from "@/lib/formats/parse-csv";
+import { startProductServer } from "./product/server";
 import { describeMachine, engineFingerprint, readUptime } from "./throughput/machine";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
       starts: { type: "string", default: "5" },
       concurrency: { type: "string", default: "16" },
       launcher: { type: "string", default: "bundle" },
+      "via-server": { type: "boolean", default: false },
     },
   });
   const [rows, sequentialRows, latencyMs, starts, concurrency] = [
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
   ].map(Number);
   if (![rows, sequentialRows, starts, concurrency].every((value) => Number.isInteger(value) && value >= 1) || !(latencyMs >= 0)) {
     console.error(
-      "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx]",
+      "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx] [--via-server]",
     );
     process.exit(2);
   }
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
   };
   let outputs = 0;
 
-  async function measure(what: string, program: Measured["program"], count: number, lanes: number): Promise<Measured> {
+  async function measure(what: string, program: Measured["program"], count: number, lanes: number, folder = dataDir): Promise<Measured> {
     const args =
       program === "baseline"
         ? [path.join(workDir, "baseline.mjs"), server.url, String(count), String(lanes)]
@@ -207,7 +211,7 @@ async function main(): Promise<void> {
     const startedAt = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: workDir,
-      env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: dataDir, ...launcherEnv } as unknown as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: folder, ...launcherEnv } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -252,6 +256,19 @@ async function main(): Promise<void> {
     results.push(await measure("sequential", "parallaxr", sequentialRows, 1));
     results.push(await measure(`concurrency ${concurrency}`, "baseline", rows, concurrency));
     results.push(await measure(`concurrency ${concurrency}`, "parallaxr", rows, concurrency));
+    if (values["via-server"]) {
+      // The app's server holds its data folder and calls the fake with its own settings.
+      process.env.OPENAI_COMPATIBLE_BASE_URL = server.url;
+      const app = await startProductServer({ root: repo, backend: "pglite", port: 3951 });
+      try {
+        for (let start = 0; start < starts; start++) {
+          results.push(await measure("start-up via server", "parallaxr", 1, 1, path.join(app.dataDir, "data")));
+        }
+      } finally {
+        await app.stop();
+        await app.dispose();
+      }
+    }
   } finally {
     await server.close();
     rmSync(workDir, { recursive: true, force: true });
@@ -265,6 +282,7 @@ async function main(): Promise<void> {
   const [parallel, parallelBase] = [pick(`concurrency ${concurrency}`, "parallaxr")[0], pick(`concurrency ${concurrency}`, "baseline")[0]];
   const [sequential, sequentialBase] = [pick("sequential", "parallaxr")[0], pick("sequential", "baseline")[0]];
   const fresh = pick("new data folder", "parallaxr")[0];
+  const viaServer = pick("start-up via server", "parallaxr");
   const rowsOfTable = [
     {
       measure: `${rows} rows, --concurrency ${concurrency}: wall (% of ideal ${formatMs(ideal)})`,
@@ -294,6 +312,17 @@ async function main(): Promise<void> {
       ratio: "-",
       target: "reported",
     },
+    ...(viaServer.length > 0
+      ? [
+          {
+            measure: `start to first call, the app's server holding the folder (median of ${viaServer.length})`,
+            parallaxr: formatMs(median(viaServer.map((entry) => entry.firstCallMs ?? Number.NaN))),
+            baseline: formatMs(startup("baseline")),
+            ratio: (median(viaServer.map((entry) => entry.firstCallMs ?? Number.NaN)) / startup("baseline")).toFixed(2),
+            target: median(viaServer.map((entry) => entry.firstCallMs ?? Number.NaN)) < 1000 ? "met (< 1 s)" : "missed (< 1 s)",
+          },
+        ]
+      : []),
   ];
   console.log("\n| measure | parallaxr run | baseline (plain fetch) | ratio | target |\n|---|---|---|---|---|");
   for (const row of rowsOfTable) console.log(`| ${row.measure} | ${row.parallaxr} | ${row.baseline} | ${row.ratio} | ${row.target} |`);
