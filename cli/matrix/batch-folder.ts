@@ -12,6 +12,7 @@
  * A zip from a server is not trusted for its names: only these shapes are written, each one
  * path segment per part, never a dotfile or `..`; anything else is skipped with a warning.
  */
+import { processIsAlive } from "@/lib/db/data-folder-lock";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { strFromU8 } from "fflate";
@@ -51,15 +52,6 @@ function removeLeftoverTemporaries(folder: string): void {
   for (const name of readdirSync(folder)) {
     const pid = /^\..+\.(\d+)\.tmp$/.exec(name)?.[1];
     if (pid !== undefined && Number(pid) !== process.pid && !processIsAlive(Number(pid))) rmSync(path.join(folder, name), { force: true });
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -70,7 +70,8 @@ function writeLock(pgliteFolder: string, lock: FolderLock): void {
   chmodSync(file, 0o600); // writeFileSync's mode applies only when it creates the file
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether process pid is running (another user's process counts: it cannot be signalled, but it lives). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
