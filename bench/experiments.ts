@@ -124,6 +124,8 @@ async function lane() {
 await Promise.all(Array.from({ length: concurrency }, lane));
 `;
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+
 interface Measured {
   what: string;
   program: "parallaxr" | "baseline";
@@ -131,6 +133,10 @@ interface Measured {
   concurrency: number;
   wallMs: number;
   firstCallMs: number | null;
+  /** Sequential runs: median time from an answer's end to the next call, at the server. */
+  gapMs: number | null;
+  /** From the last answer's end to the process's exit. */
+  exitMs: number | null;
   peak: number;
   exitCode: number;
   problems: string[];
@@ -237,9 +243,17 @@ async function main(): Promise<void> {
       if (written !== count) problems.push(`${written} of ${count} rows in the output`);
     }
     const firstCallMs = calls.length > 0 ? Math.min(...calls.map((call) => call.startedAt)) - startedAt : null;
-    const result = { what, program, rows: count, concurrency: lanes, wallMs, firstCallMs, peak, exitCode, problems };
+    // Where the rest goes: from an answer to the next call (sequential runs), and from the last answer to the exit.
+    const ordered = [...calls].sort((a, b) => a.startedAt - b.startedAt);
+    const gaps = ordered.slice(1).map((call, index) => call.startedAt - (ordered[index].endedAt ?? call.startedAt));
+    const gapMs = lanes === 1 && gaps.length > 0 ? median(gaps) : null;
+    const lastAnswer = Math.max(...calls.map((call) => call.endedAt ?? 0));
+    const exitMs = calls.length > 0 ? wallMs - (lastAnswer - startedAt) : null;
+    const result = { what, program, rows: count, concurrency: lanes, wallMs, firstCallMs, gapMs, exitMs, peak, exitCode, problems };
     console.log(
-      `  ${what.padEnd(22)} ${program.padEnd(9)} wall ${formatMs(wallMs).padStart(9)}  first call ${firstCallMs === null ? "-" : formatMs(firstCallMs)}${problems.length > 0 ? `  PROBLEMS: ${problems.join("; ")}` : ""}`,
+      `  ${what.padEnd(22)} ${program.padEnd(9)} wall ${formatMs(wallMs).padStart(9)}  first call ${firstCallMs === null ? "-" : formatMs(firstCallMs)}` +
+        `${gapMs === null ? "" : `  answer to next call ${gapMs.toFixed(1)} ms (median)`}${exitMs === null ? "" : `  last answer to exit ${formatMs(exitMs)}`}` +
+        `${problems.length > 0 ? `  PROBLEMS: ${problems.join("; ")}` : ""}`,
     );
     return result;
   }
@@ -275,7 +289,6 @@ async function main(): Promise<void> {
   }
 
   const pick = (what: string, program: Measured["program"]) => results.filter((entry) => entry.what === what && entry.program === program);
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
   const ideal = (rows * latencyMs) / concurrency;
   const overheadPerRow = (entry: Measured) => (entry.wallMs - (entry.firstCallMs ?? 0)) / entry.rows - latencyMs;
   const startup = (program: Measured["program"]) => median(pick("start-up", program).map((entry) => entry.firstCallMs ?? Number.NaN));

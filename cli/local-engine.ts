@@ -13,6 +13,13 @@ export interface LocalEngine {
   db: Database;
   /** Stops the worker (calls in flight get 2 s to finish and be saved), then closes the database. */
   close(): Promise<void>;
+  /** How many times the worker has written results so far. */
+  saves(): number;
+  /**
+   * Resolves once the worker has written results more than `seen` times, or after timeoutMs: a
+   * follower reads when there is something new instead of polling the database.
+   */
+  savedSince(seen: number, timeoutMs: number): Promise<void>;
 }
 
 /**
@@ -31,6 +38,8 @@ export async function startLocalEngine(
 ): Promise<LocalEngine> {
   const db = await target.open();
   const env = process.env;
+  let saves = 0;
+  const waiting = new Set<() => void>();
   const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
   try {
     const secretKey = loadSecretKey({ env, dataDir });
@@ -40,14 +49,20 @@ export async function startLocalEngine(
       providers: createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials }),
       // the keyless mock (tuned from the environment) and the vendors, ./.env's keys first
       imageProviders: images ? createDefaultImageProviderRegistry({ db, secretKey, env, wrapCredentials }) : undefined,
-      pollMs: 20,
+      // New runs and re-queued cells arrive as notices; the poll is the fallback for a lost one.
+      pollMs: 250,
       maxInFlight: Math.max(16, concurrency),
       // One process owns a PGlite folder: a cell left running by a process that died (SIGKILL) is
       // nobody's, and is queued again at once instead of after its lease runs out. On a Postgres
       // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
       reclaimOnStart: db.kind === "pglite",
       leaseMs: workerOptionsFromEnv(env).leaseMs,
+      claimAhead: db.kind === "pglite" && workerOptionsFromEnv(env).claimAhead !== false,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
+      onSaved: () => {
+        saves++;
+        for (const wake of waiting) wake();
+      },
     });
     return {
       db,
@@ -55,6 +70,18 @@ export async function startLocalEngine(
         await worker.stop({ graceMs: 2_000 });
         await db.close();
       },
+      saves: () => saves,
+      savedSince: (seen, timeoutMs) =>
+        new Promise<void>((resolve) => {
+          if (saves > seen) return resolve();
+          const wake = () => {
+            clearTimeout(timer);
+            waiting.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, timeoutMs);
+          waiting.add(wake);
+        }),
     };
   } catch (error) {
     await db.close();

@@ -34,8 +34,8 @@ export interface RunRequest {
   resume: boolean;
 }
 
-// How often a follower looks for finished rows: a row's line is written at most this late.
-const pollMs = 15;
+// How often a follower asks a server for finished rows: a row's line is written at most this late.
+const serverPollMs = 15;
 
 /** Plans an experiment (the --dry-run) on the target; nothing is sent to a model. */
 export async function planOnTarget(target: DataTarget, input: CreateExperimentInput): Promise<ExperimentPlan> {
@@ -65,24 +65,30 @@ export async function planOnTarget(target: DataTarget, input: CreateExperimentIn
  */
 export async function runOnTarget(target: DataTarget, request: RunRequest): Promise<void> {
   if (target.kind === "server") return runOnServer(target, request);
-  const { db, close } = await startLocalEngine(target, {
+  const { db, close, saves, savedSince } = await startLocalEngine(target, {
     dotenv: request.dotenv,
     concurrency: request.input.concurrency,
     onWarning: (message) => request.reporter.error(message),
   });
   try {
     const userId = target.userId;
+    let seen = 0;
     const experiment =
       (request.resume &&
         (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request))) ||
       (await created(db, userId, request));
     await follow(request, experiment, {
-      read: (fromRow, limit) =>
-        asUser(db, userId, async (tx) => {
+      // Read again when the worker has written results since the last read began (at most a
+      // second apart: a run another process finishes or cancels is seen too).
+      read: (fromRow, limit) => {
+        seen = saves();
+        return asUser(db, userId, async (tx) => {
           const summary = await getExperimentSummary(tx, { id: experiment.id });
           const rows = await listExperimentRows(tx, { runId: experiment.id, columns: experiment.columns, fromRow: fromRow - 1, limit });
           return { status: summary?.status ?? "failed", rows };
-        }),
+        });
+      },
+      wait: () => savedSince(seen, 1_000),
     });
   } finally {
     await close();
@@ -123,6 +129,7 @@ async function runOnServer(target: Extract<DataTarget, { kind: "server" }>, requ
       const answer = await callServer<Experiment>(target, `/api/v1/experiments/${id}?fromRow=${fromRow}&limit=${limit}`);
       return { status: answer.status, rows: answer.rows };
     },
+    wait: () => new Promise((resolve) => setTimeout(resolve, serverPollMs)),
   });
 }
 
@@ -134,7 +141,7 @@ async function runOnServer(target: Extract<DataTarget, { kind: "server" }>, requ
 async function follow(
   request: RunRequest,
   experiment: ExperimentSummary,
-  source: { read(fromRow: number, limit: number): Promise<{ status: string; rows: ExperimentRow[] }> },
+  source: { read(fromRow: number, limit: number): Promise<{ status: string; rows: ExperimentRow[] }>; wait(): Promise<void> },
 ): Promise<void> {
   const { table, reporter, input } = request;
   const total = table.rows.length;
@@ -181,7 +188,7 @@ async function follow(
           exitCodes.interrupted,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await source.wait();
     }
   } finally {
     process.off("SIGINT", onInterrupt);

@@ -7,6 +7,8 @@ export interface WorkerEnvironmentOptions {
   leaseMs?: number;
   pollMs?: number;
   cacheTtlSeconds?: number;
+  /** False when PARALLAXR_CLAIM_AHEAD=0: a sole worker (PGlite) then claims only what it runs. */
+  claimAhead?: boolean;
 }
 
 /**
@@ -29,5 +31,6 @@ export function workerOptionsFromEnv(env: Environment = process.env): WorkerEnvi
     leaseMs: number("PARALLAXR_LEASE_SECONDS", 1000),
     pollMs: number("PARALLAXR_POLL_MS"),
     cacheTtlSeconds: number("PARALLAXR_CACHE_TTL_HOURS", 3600),
+    claimAhead: env.PARALLAXR_CLAIM_AHEAD?.trim() === "0" ? false : undefined,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { claimCells, type ClaimedCell } from "@/lib/db/cells/claim-cells";
-import { expireAllLeases, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
+import { expireAllLeases, releaseCells, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
 import { pingDatabase } from "@/lib/db/ping-database";
@@ -44,6 +44,15 @@ export interface WorkerOptions {
   random?: () => number;
   /** Called with errors the worker survived (a failed claim or write); defaults to console.error. */
   onError?: (error: unknown) => void;
+  /**
+   * Only for a worker that is alone on its database (PGlite: one process owns the folder): claim
+   * up to each run's concurrency more cells than it runs and hold them ready, so that a call
+   * starts the moment another ends instead of after the save-and-claim round trip. Calls in
+   * flight stay within the run's cap (counted here). Several workers on one server must not.
+   */
+  claimAhead?: boolean;
+  /** Called after results were written, with their runs: a follower in this process reads then. */
+  onSaved?: (runIds: ReadonlySet<string>) => void;
 }
 
 /** A running worker. */
@@ -73,11 +82,20 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const now = options.now ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const onError = options.onError ?? ((error: unknown) => console.error("[parallaxr worker]", error));
+  const onSaved = options.onSaved ?? (() => {});
 
   const stopController = new AbortController();
   const inFlight = new Map<string, ClaimedCell>();
   const inFlightByRun = new Map<string, number>();
   const finished: CellResult[] = [];
+  // Cells claimed ahead (claimAhead), per run, in claim order: started as slots free.
+  const held = new Map<string, Array<{ settings: RunSettings; prepared: PreparedCell; hit: CachedResponse | null }>>();
+  let heldCount = 0;
+  // Held cells of runs that stopped being runnable (paused, cancelled), to give back at the next tick.
+  const toRelease: string[] = [];
+  const claimAhead = options.claimAhead ?? false;
+  // Cells this worker may hold claimed at once: its calls, and as many again held ready.
+  const capacity = claimAhead ? 2 * maxInFlight : maxInFlight;
   const settingsByRun = new Map<string, RunSettings>();
   const contextWindows = new Map<string, Promise<number | null>>();
   // Columns whose context window is kept already: one statement per column, not per cell.
@@ -142,21 +160,32 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     let unsaved = finished.splice(0, finished.length);
     const touched = new Set(unsaved.map((result) => result.runId));
     try {
-      if (!stopped && inFlight.size < maxInFlight) {
+      if (toRelease.length > 0) {
+        const ids = toRelease.splice(0, toRelease.length);
+        await releaseCells(db, { workerId: id, ids }).catch((error) => {
+          toRelease.push(...ids);
+          throw error;
+        });
+      }
+      if (!stopped && inFlight.size + heldCount < capacity) {
         activeRuns ??= await listActiveRunIds(db);
         const runIds = activeRuns;
+        // (The list stops at 1,000 runs: past that, a run missing from it may still be runnable.)
+        if (runIds.length < 1000) for (const runId of held.keys()) if (!runIds.includes(runId)) dropHeld(runId);
         // Start each tick at a different run so that no run starves the others.
         rotation = runIds.length > 0 ? (rotation + 1) % runIds.length : 0;
-        for (let k = 0; k < runIds.length && inFlight.size < maxInFlight && !stopped; k++) {
+        for (let k = 0; k < runIds.length && inFlight.size + heldCount < capacity && !stopped; k++) {
           const runId = runIds[(rotation + k) % runIds.length];
-          // This worker alone fills the run's cap: a claim could only come back empty.
+          // This worker alone fills the run's cap (and what it may hold ahead): a claim could only come back empty.
           const known = settingsByRun.get(runId);
-          if (known && (inFlightByRun.get(runId) ?? 0) >= known.concurrency) continue;
+          const ahead = claimAhead && known ? known.concurrency : 0;
+          if (known && (inFlightByRun.get(runId) ?? 0) + (held.get(runId)?.length ?? 0) >= known.concurrency + ahead) continue;
           const { cells, exhausted } = await claimCells(db, {
             runId,
             workerId: id,
             leaseMs,
-            limit: maxInFlight - inFlight.size,
+            limit: capacity - inFlight.size - heldCount,
+            ahead,
             save: unsaved,
           });
           unsaved = [];
@@ -167,7 +196,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           // One look-up for the whole batch; re-runs skip the cache.
           const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
-          for (const cell of prepared) start(settings, cell, cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null);
+          for (const cell of prepared) {
+            const hit = cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null;
+            if ((inFlightByRun.get(runId) ?? 0) < settings.concurrency && inFlight.size < maxInFlight) start(settings, cell, hit);
+            else hold(runId, { settings, prepared: cell, hit });
+          }
         }
       }
       if (unsaved.length > 0) {
@@ -175,6 +208,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         unsaved = [];
       }
       failedSaves = 0;
+      if (touched.size > 0) onSaved(touched);
       // Not awaited: the next claim does not wait for run.json (its rewrites are serialised per run).
       void batches.saved(touched);
     } catch (error) {
@@ -190,7 +224,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
     // A run is checked for completion when it has nothing left to claim, and either results of
     // it were just saved or none of its calls are with us (another worker may have the last ones).
-    const busy = new Set([...inFlight.values()].map((cell) => cell.runId));
+    const busy = new Set([...inFlight.values()].map((cell) => cell.runId).concat([...held.keys()]));
     await checkFinished([...maybeFinished].filter((runId) => touched.has(runId) || !busy.has(runId)));
   }
 
@@ -203,6 +237,39 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
     if (done.length > 0) activeRuns = null;
     void batches.ended(done);
+  }
+
+  function hold(runId: string, entry: { settings: RunSettings; prepared: PreparedCell; hit: CachedResponse | null }): void {
+    const queue = held.get(runId);
+    if (queue) queue.push(entry);
+    else held.set(runId, [entry]);
+    heldCount++;
+  }
+
+  /** Starts held cells while their runs' caps and this worker's allow: the moment a call ends. */
+  function startHeld(): void {
+    for (const [runId, queue] of held) {
+      while (
+        !stopped &&
+        queue.length > 0 &&
+        inFlight.size < maxInFlight &&
+        (inFlightByRun.get(runId) ?? 0) < queue[0].settings.concurrency
+      ) {
+        const next = queue.shift()!;
+        heldCount--;
+        start(next.settings, next.prepared, next.hit);
+      }
+      if (queue.length === 0) held.delete(runId);
+    }
+  }
+
+  /** A run stopped being runnable: its held cells are given back (or cancelled with it) at the next tick. */
+  function dropHeld(runId: string): void {
+    const queue = held.get(runId);
+    if (!queue) return;
+    held.delete(runId);
+    heldCount -= queue.length;
+    toRelease.push(...queue.map((entry) => entry.prepared.cell.id));
   }
 
   async function settingsFor(runId: string): Promise<RunSettings> {
@@ -258,6 +325,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       .finally(() => {
         inFlight.delete(cell.id);
         inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 1) - 1);
+        // A held cell takes the slot now; the save and the next claim follow in the tick.
+        if (heldCount > 0) startHeld();
         requestTick();
       });
   }
@@ -309,12 +378,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       onError(error);
       await saveOneByOne(batch);
     });
+    onSaved(new Set(runIds));
     await batches.saved(runIds);
   }
 
   const renewTimer = setInterval(
     () => {
-      if (inFlight.size === 0) return;
+      if (inFlight.size === 0 && heldCount === 0) return;
       renewLeases(db, { workerId: id, leaseMs }).catch(onError);
     },
     Math.max(50, Math.floor(leaseMs / 3)),
@@ -337,7 +407,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     requestTick();
   }, pollMs);
 
-  const unlistenRuns = await db.listen("parallaxr_runs", () => {
+  const unlistenRuns = await db.listen("parallaxr_runs", (payload) => {
+    // Paused or cancelled: nothing it holds starts any more.
+    const notice = /"runId"\s*:\s*"([^"]+)".*"status"\s*:\s*"([^"]+)"/.exec(payload);
+    if (notice && notice[2] !== "queued" && notice[2] !== "running") dropHeld(notice[1]);
     activeRuns = null;
     requestTick();
   });
@@ -358,6 +431,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       if (stopped) return;
       stopped = true;
       clearInterval(pollTimer);
+      // Held cells never started: releaseLeases below gives them back with the rest.
+      held.clear();
+      heldCount = 0;
       await unlistenRuns().catch(onError);
       await unlistenCells().catch(onError);
       const deadline = Date.now() + graceMs;

@@ -60,6 +60,8 @@ async function createAppContext(): Promise<AppContext> {
           imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
           ...workerOptionsFromEnv(env),
           reclaimOnStart: db.kind === "pglite",
+          // One process owns a PGlite folder, so this worker is its only one.
+          claimAhead: db.kind === "pglite" && workerOptionsFromEnv(env).claimAhead !== false,
         });
   const shutdown = async () => {
     await worker?.stop({ graceMs: 3_000 }).catch(() => {});

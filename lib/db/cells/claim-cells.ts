@@ -29,18 +29,27 @@ export interface ClaimResult {
  * and its per-provider caps, counted over every worker; first saves the results in save, if any,
  * in the same call (a slot that frees costs one round trip, not two). One round trip: the locking and counting
  * are in parallaxr_claim_cells (supabase/migrations/0005_queue.sql), which says how it
- * locks and why the count is a statement of its own.
+ * locks and why the count is a statement of its own. ahead: cells beyond the run's cap the
+ * worker may hold ready (at most the cap again); only for a worker that is alone on its
+ * database (0018_claim_ahead.sql).
  */
 export async function claimCells(
   db: Database,
-  { runId, workerId, leaseMs, limit, save = [] }: { runId: string; workerId: string; leaseMs: number; limit: number; save?: CellResult[] },
+  {
+    runId,
+    workerId,
+    leaseMs,
+    limit,
+    ahead = 0,
+    save = [],
+  }: { runId: string; workerId: string; leaseMs: number; limit: number; ahead?: number; save?: CellResult[] },
 ): Promise<ClaimResult> {
   if (limit <= 0 && save.length === 0) return { cells: [], exhausted: false };
   const { rows } = await db.query<{ claim: { cells: Array<Omit<ClaimedCell, "runId">>; exhausted: boolean } }>(
     save.length > 0
-      ? "select parallaxr_save_and_claim($2, $5::jsonb, $1, $3, $4) as claim"
-      : "select parallaxr_claim_cells($1, $2, $3, $4) as claim",
-    save.length > 0 ? [runId, workerId, leaseMs, limit, resultsPayload(save)] : [runId, workerId, leaseMs, limit],
+      ? "select parallaxr_save_and_claim($2, $6::jsonb, $1, $3, $4, $5) as claim"
+      : "select parallaxr_claim_cells($1, $2, $3, $4, $5) as claim",
+    save.length > 0 ? [runId, workerId, leaseMs, limit, ahead, resultsPayload(save)] : [runId, workerId, leaseMs, limit, ahead],
   );
   const claim = rows[0].claim;
   return { cells: claim.cells.map((cell) => ({ ...cell, runId, params: cell.params ?? {} })), exhausted: claim.exhausted };

@@ -36,6 +36,26 @@ export async function releaseLeases(db: Database, { workerId }: { workerId: stri
 }
 
 /**
+ * Gives back cells workerId held ready but never started (claimed ahead, 0018_claim_ahead.sql),
+ * as releaseLeases does; those of a run that was cancelled or failed meanwhile are cancelled, as
+ * its other cells not in flight are.
+ */
+export async function releaseCells(db: Database, { workerId, ids }: { workerId: string; ids: string[] }): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `update run_cells c
+        set status = case when r.status in ('cancelled', 'failed') then 'cancelled' else 'queued' end,
+            finished_at = case when r.status in ('cancelled', 'failed') then now() else c.finished_at end,
+            lease_owner = null, lease_expires_at = null,
+            attempts = greatest(c.attempts - 1, 0), not_before = now()
+       from runs r
+      where r.id = c.run_id and c.id = any($2::uuid[]) and c.lease_owner = $1 and c.status = 'running'`,
+    [workerId, ids],
+  );
+  return rowCount;
+}
+
+/**
  * Expires every lease at once. Only for PGlite at start-up: one process owns a PGlite folder,
  * so any cell still marked running there was left by a process that has ended.
  */

@@ -1,0 +1,189 @@
+-- Claiming ahead, for a worker that is the only one on its database (PGlite: one process owns
+-- the folder). Between a call's answer and the next call, the worker saved the answer and claimed
+-- the next cell in one statement (parallaxr_save_and_claim): 3-9 ms on PGlite for a lone cell, and
+-- more with a wave of 16, all of it on the critical path of every call (bench/README.md,
+-- "Claiming ahead"). A sole worker now claims up to the run's concurrency more cells than it runs,
+-- holds them ready, starts one the moment a call ends and saves and refills afterwards. The cap on
+-- calls in flight is then the worker's own count (lib/engine/worker.ts); the database still decides
+-- which cells and how many, within every other limit (the per-provider caps, the user's limits and
+-- the budget count the held cells as running, so they only ever hold back more, never less).
+-- Several workers on one Postgres server must not claim ahead: each would hold cells the others
+-- could run, and together they could pass the cap. The four-argument functions claim as before.
+
+-- The claim of 0012 with p_ahead.
+create or replace function parallaxr_claim_cells(
+  p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer, p_ahead integer
+)
+returns jsonb
+language plpgsql volatile as $$
+declare
+  v_run runs%rowtype;
+  v_in_flight jsonb;
+  v_total integer;
+  v_room integer;
+  v_free integer;
+  v_provider record;
+  v_limit provider_limits%rowtype;
+  v_cap integer;
+  v_provider_room integer;
+  v_used integer;
+  v_tokens bigint;
+  v_budget_room integer;
+  v_spent double precision;
+  v_reserved double precision;
+  v_per_cell double precision;
+  v_batch jsonb;
+  v_cells jsonb := '[]'::jsonb;
+  v_limited boolean := false;
+  -- cells claimed in this call per provider, for the run's per-provider cap over several credentials
+  v_claimed jsonb := '{}'::jsonb;
+begin
+  -- Lock order, always: the run, then the user's provider limits by provider name.
+  select * into v_run from runs where id = p_run_id for update;
+  if not found or v_run.status not in ('queued', 'running') then
+    return jsonb_build_object('cells', v_cells, 'exhausted', not found or v_run.status <> 'paused');
+  end if;
+
+  -- A statement of its own after the lock: a new snapshot sees every claim committed meanwhile.
+  select coalesce(jsonb_object_agg(x.provider, x.n), '{}'::jsonb), coalesce(sum(x.n), 0)::integer
+    into v_in_flight, v_total
+    from (select col.provider, count(*)::integer as n
+            from run_cells c join run_columns col on col.id = c.column_id
+           where c.run_id = p_run_id and c.status = 'running' and c.lease_expires_at > now()
+           group by col.provider) x;
+
+  -- The one change from 0012: a sole worker may hold up to p_ahead cells (at most the run's
+  -- concurrency) beyond the cap, ready to start the moment a call ends; it never calls more than
+  -- the cap at once.
+  v_room := least(p_limit, v_run.concurrency + least(greatest(p_ahead, 0), v_run.concurrency) - v_total);
+  if v_room <= 0 then
+    return jsonb_build_object('cells', v_cells, 'exhausted', false);
+  end if;
+
+  -- Budget: spent plus the estimate of every call in flight, plus the next ones, within the cap.
+  -- Spent counts the generator's and the grader's calls; a column's estimate per cell includes its
+  -- grading (lib/engine/plan-run.ts).
+  if v_run.budget_mode <> 'off' and v_run.budget_usd is not null then
+    select coalesce(max(estimated_cost_per_cell), 0) into v_per_cell from run_columns where run_id = p_run_id;
+    select coalesce(sum(coalesce(c.cost_usd, 0) + coalesce(c.grader_cost_usd, 0)) filter (where c.status not in ('queued', 'running')), 0),
+           coalesce(sum(coalesce(col.estimated_cost_per_cell, 0)) filter (where c.status = 'running' and c.lease_expires_at > now()), 0)
+      into v_spent, v_reserved
+      from run_cells c join run_columns col on col.id = c.column_id
+     where c.run_id = p_run_id;
+    update runs set spent_usd = v_spent where id = p_run_id and spent_usd is distinct from v_spent;
+    -- with no estimate (unpriced output), only what was actually spent can stop the run
+    v_budget_room := case
+      when v_per_cell > 0 then floor((v_run.budget_usd - v_spent - v_reserved) / v_per_cell)::integer
+      when v_spent >= v_run.budget_usd then 0
+      else v_room end;
+    begin
+      if v_budget_room <= 0 then
+        if v_total = 0 then
+          -- nothing in flight will come back cheaper: the rest is skipped, and says why
+          update run_cells
+             set status = 'skipped', finished_at = now(), error_code = 'budget',
+                 error_message = format('Skipped: the run''s budget of $%s would be exceeded ($%s spent, about $%s a cell).',
+                                        round(v_run.budget_usd::numeric, 4), round(v_spent::numeric, 4), round(v_per_cell::numeric, 6))
+           where run_id = p_run_id and status = 'queued';
+          return jsonb_build_object('cells', v_cells, 'exhausted', true);
+        end if;
+        return jsonb_build_object('cells', v_cells, 'exhausted', false);
+      end if;
+      v_room := least(v_room, v_budget_room);
+    end;
+  end if;
+  v_free := v_room;
+
+  -- Each credential of the run within the run's per-provider cap, the user's limits for its
+  -- provider and the credential's adaptive limit.
+  for v_provider in
+    select col.provider, parallaxr_credential(col.provider, col.model) as credential
+      from run_columns col where col.run_id = p_run_id
+     group by 1, 2 order by 2
+  loop
+    exit when v_free <= 0;
+    v_provider_room := v_free;
+    if v_run.provider_concurrency ? v_provider.provider then
+      v_provider_room := least(v_provider_room,
+        (v_run.provider_concurrency ->> v_provider.provider)::integer - coalesce((v_in_flight ->> v_provider.provider)::integer, 0)
+          - coalesce((v_claimed ->> v_provider.provider)::integer, 0));
+    end if;
+    select * into v_limit from provider_limits
+     where user_id = v_run.user_id and provider = v_provider.provider for update;
+    if found then
+      -- the provider's row throttles only a provider that is one credential
+      v_cap := least(coalesce(v_limit.max_concurrency, 2147483647),
+                     case when v_provider.credential = v_provider.provider
+                          then coalesce(floor(v_limit.adaptive_limit)::integer, 2147483647) else 2147483647 end);
+      if v_cap < 2147483647 then
+        select count(*)::integer into v_used
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.status = 'running' and c.lease_expires_at > now()
+           and col.provider = v_provider.provider;
+        v_provider_room := least(v_provider_room, v_cap - v_used);
+      end if;
+      if v_limit.requests_per_minute is not null then
+        select count(*)::integer into v_used
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.started_at > now() - interval '1 minute'
+           and col.provider = v_provider.provider;
+        v_provider_room := least(v_provider_room, v_limit.requests_per_minute - v_used);
+      end if;
+      if v_limit.tokens_per_minute is not null then
+        select coalesce(sum(coalesce(c.tokens_in, 0) + coalesce(c.tokens_out, 0)), 0) into v_tokens
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.finished_at > now() - interval '1 minute' and not c.cached
+           and col.provider = v_provider.provider;
+        if v_tokens >= v_limit.tokens_per_minute then v_provider_room := 0; end if;
+      end if;
+    end if;
+    if v_provider.credential <> v_provider.provider then
+      select * into v_limit from provider_limits
+       where user_id = v_run.user_id and provider = v_provider.credential for update;
+      if found and v_limit.adaptive_limit is not null then
+        select count(*)::integer into v_used
+          from run_cells c join run_columns col on col.id = c.column_id
+         where c.user_id = v_run.user_id and c.status = 'running' and c.lease_expires_at > now()
+           and col.provider = v_provider.provider and parallaxr_credential(col.provider, col.model) = v_provider.credential;
+        v_provider_room := least(v_provider_room, floor(v_limit.adaptive_limit)::integer - v_used);
+      end if;
+    end if;
+    if v_provider_room <= 0 then
+      v_limited := true;
+      continue;
+    end if;
+    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.credential], null);
+    v_cells := v_cells || v_batch;
+    v_claimed := v_claimed || jsonb_build_object(v_provider.provider,
+                   coalesce((v_claimed ->> v_provider.provider)::integer, 0) + jsonb_array_length(v_batch));
+    v_free := v_free - jsonb_array_length(v_batch);
+  end loop;
+
+  if jsonb_array_length(v_cells) > 0 and v_run.status = 'queued' then
+    update runs set status = 'running', started_at = coalesce(started_at, now()) where id = p_run_id;
+  end if;
+  -- Held back by a limit is not the same as having nothing left to run.
+  return jsonb_build_object('cells', v_cells, 'exhausted', v_free > 0 and not v_limited);
+end
+$$;
+
+-- The save of 0005 with a claim that may hold cells ahead.
+create or replace function parallaxr_save_and_claim(
+  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer, p_ahead integer
+) returns jsonb
+language plpgsql volatile as $$
+declare
+  v_saved uuid[];
+begin
+  v_saved := parallaxr_save_results(p_worker, p_results);
+  perform parallaxr_adapt_limits(p_results);
+  return parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, p_ahead) || jsonb_build_object('saved', to_jsonb(v_saved));
+end
+$$;
+
+-- The four-argument claim is the five-argument one holding nothing ahead.
+create or replace function parallaxr_claim_cells(p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer)
+returns jsonb
+language sql volatile as $$
+  select parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, 0)
+$$;

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db/database";
+import { createRun } from "@/lib/engine/create-run";
+import { startWorker } from "@/lib/engine/worker";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import { changeRunStatus, getRun } from "@/lib/services/runs";
+import { createPgliteTestDatabase, userA, waitFor, type TestDatabase } from "../helpers/databases";
+
+/**
+ * A sole worker's claiming ahead (0018_claim_ahead.sql, lib/engine/worker.ts): it holds up to the
+ * run's concurrency more cells than it runs, yet never has more calls in flight than the cap, and
+ * what it holds goes back when the run is paused or cancelled.
+ */
+describe("claiming ahead", () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+  });
+  afterAll(async () => {
+    await test.drop();
+  });
+
+  /** Cells marked running in the database for the run, sampled every few ms until stop() is called. */
+  function sampleRunning(db: Database, runId: string) {
+    let peak = 0;
+    let stopped = false;
+    const done = (async () => {
+      while (!stopped) {
+        const { rows } = await db.query<{ n: number }>(
+          "select count(*)::int as n from run_cells where run_id = $1 and status = 'running'",
+          [runId],
+        );
+        peak = Math.max(peak, rows[0].n);
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+    })();
+    return {
+      async stop() {
+        stopped = true;
+        await done;
+        return peak;
+      },
+    };
+  }
+
+  async function runOf(claimAhead: boolean) {
+    const mock = createMockProvider();
+    const providers = createProviderRegistry([mock]);
+    const worker = await startWorker({ db: test.db, providers, pollMs: 20, claimAhead });
+    try {
+      const run = await createRun(
+        { db: test.db, providers },
+        {
+          userId: userA,
+          input: {
+            prompt: "cell {{n}}",
+            rows: Array.from({ length: 60 }, (_, n) => ({ n: String(n) })),
+            models: [{ provider: "mock", model: "echo", params: { latencyMs: 30, jitterMs: 10 } }],
+            concurrency: 4,
+          },
+        },
+      );
+      const sampler = sampleRunning(test.db, run.id);
+      const finished = await waitFor(
+        async () => {
+          const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+          return current.status === "completed" ? current : null;
+        },
+        { timeoutMs: 30_000, what: "the run to complete" },
+      );
+      return { finished, peakRunning: await sampler.stop(), stats: mock.stats() };
+    } finally {
+      await worker.stop();
+    }
+  }
+
+  it("holds cells ahead in the database but never calls more than the cap at once", async () => {
+    const { finished, peakRunning, stats } = await runOf(true);
+    expect(finished.counts.ok).toBe(60);
+    expect(stats.calls).toBe(60);
+    expect(stats.peakInFlight).toBeLessThanOrEqual(4);
+    // it did hold cells beyond the cap (else this test would prove nothing), and never more than the cap again
+    expect(peakRunning).toBeGreaterThan(4);
+    expect(peakRunning).toBeLessThanOrEqual(8);
+    // every cell ran once: a held cell's claim is its one attempt
+    expect(finished.cells.every((cell) => cell.attempts === 1)).toBe(true);
+  });
+
+  it("claims no further than the cap without it", async () => {
+    const { finished, peakRunning, stats } = await runOf(false);
+    expect(finished.counts.ok).toBe(60);
+    expect(stats.peakInFlight).toBeLessThanOrEqual(4);
+    expect(peakRunning).toBeLessThanOrEqual(4);
+  });
+
+  it("gives held cells back on pause (nothing more starts) and cancels them on cancel", async () => {
+    const mock = createMockProvider();
+    const providers = createProviderRegistry([mock]);
+    const worker = await startWorker({ db: test.db, providers, pollMs: 20, claimAhead: true });
+    try {
+      const run = await createRun(
+        { db: test.db, providers },
+        {
+          userId: userA,
+          input: {
+            prompt: "paused {{n}}",
+            rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
+            models: [{ provider: "mock", model: "echo", params: { latencyMs: 60, jitterMs: 0 } }],
+            concurrency: 3,
+          },
+        },
+      );
+      const read = () => getRun({ db: test.db }, { userId: userA, runId: run.id });
+      await waitFor(async () => (await read()).counts.ok >= 3, { what: "three cells done" });
+      await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "pause" });
+      // the calls in flight at the pause finish (at most 3); the held ones are given back, never started
+      const callsAtPause = mock.stats().calls;
+      const paused = await waitFor(
+        async () => {
+          const current = await read();
+          return current.counts.running === 0 && worker.inFlight() === 0 ? current : null;
+        },
+        { what: "in-flight cells to finish and held ones to go back" },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(mock.stats().calls).toBe(callsAtPause);
+      expect(paused.counts.ok).toBe(callsAtPause);
+      // given back as never claimed: queued, the attempt not counted
+      const queued = paused.cells.filter((cell) => cell.status === "queued");
+      expect(queued.length).toBe(40 - callsAtPause);
+      expect(queued.every((cell) => cell.attempts === 0)).toBe(true);
+
+      await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "resume" });
+      await waitFor(async () => (await read()).counts.ok >= callsAtPause + 3, { what: "work after resume" });
+      await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "cancel" });
+      const cancelled = await waitFor(
+        async () => {
+          const current = await read();
+          return current.counts.running === 0 && current.counts.queued === 0 && worker.inFlight() === 0 ? current : null;
+        },
+        { what: "the cancel to settle, held cells included" },
+      );
+      expect(cancelled.status).toBe("cancelled");
+      expect(cancelled.counts.cancelled).toBeGreaterThan(0);
+      expect(cancelled.counts.ok + cancelled.counts.cancelled).toBe(40);
+      expect(mock.stats().calls).toBe(cancelled.counts.ok);
+    } finally {
+      await worker.stop();
+    }
+  });
+});
