@@ -10,6 +10,7 @@ import { readInputFile } from "../experiments/read-input-files";
 import { checkResumable, readExistingOutput } from "../experiments/output-file";
 import { planOnTarget, runOnTarget, type RunReporter } from "../experiments/run-on-target";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
+import { preloadProviderSdks } from "@/lib/providers/adapters/preload-sdks";
 import { readExperimentsCsv, type ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 
 /** The options of `parallaxr run` as commander hands them over. */
@@ -128,6 +129,7 @@ async function runCommand(positional: string[], options: RunOptions): Promise<vo
   const dotenv = readDotenv(path.resolve(".env"));
   const target = chooseDataTarget({ server: options.server, token: options.token });
   if (target.kind === "database") {
+    if (!input.dryRun) preloadProviderSdks(table.rows.map((row) => row.provider));
     for (const provider of new Set(table.rows.map((row) => row.provider))) {
       const factory = providerFactories[provider];
       if (factory) info(`${provider}: using ${describeCredentialSource(dotenv, factory)}`);
