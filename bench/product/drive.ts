@@ -45,7 +45,12 @@ export async function createRun(base: string, rows: BenchRow[], concurrency: num
 }
 
 /** Reads the run's events stream until run-end (or timeoutMs); returns the count of cell-update events. */
-export async function followEvents(base: string, run: { id: string; cursor?: number | null }, timeoutMs: number): Promise<number> {
+export async function followEvents(
+  base: string,
+  run: { id: string; cursor?: number | null },
+  timeoutMs: number,
+  onCell?: (cell: { row: number; column: number; status: string }) => void,
+): Promise<number> {
   const after = run.cursor != null ? `&after=${run.cursor}` : "";
   const response = await fetch(`${base}/api/v1/runs/${run.id}/events?outputChars=${previewChars}${after}`, {
     signal: AbortSignal.timeout(timeoutMs),
@@ -64,7 +69,10 @@ export async function followEvents(base: string, run: { id: string; cursor?: num
       while ((end = buffer.indexOf("\n\n")) >= 0) {
         const event = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        if (/^event: cell-update$/m.test(event)) updates++;
+        if (/^event: cell-update$/m.test(event)) {
+          updates++;
+          if (onCell) onCell(JSON.parse(/^data: (.*)$/m.exec(event)![1]) as { row: number; column: number; status: string });
+        }
         if (/^event: run-end$/m.test(event)) return updates;
         if (/^event: error$/m.test(event)) throw new Error(`the events stream of run ${run.id} sent an error: ${event}`);
       }

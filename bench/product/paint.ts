@@ -64,6 +64,8 @@ export interface PaintRun {
   runId: string;
   /** "row/column" -> epoch ms of the paint after the cell showed finished. */
   paints: Map<string, number>;
+  /** "row/column" -> epoch ms at which a Node client of the run's events stream got the cell finished (every cell). */
+  streamed: Map<string, number>;
   problems: string[];
 }
 
@@ -128,7 +130,12 @@ export async function measurePaintRun(input: {
     const onScreen = await page.evaluate(() => document.querySelectorAll("[data-testid=result-cell]").length);
     fake.openGate();
     // The run ends on the API's events stream; the page has then had that long to paint.
-    await followEvents(server.url, run, 120_000);
+    // A client of the events stream in this process too: when each finished cell reached it.
+    const streamed = new Map<string, number>();
+    await followEvents(server.url, run, 120_000, (cell) => {
+      const key = `${cell.row}/${cell.column}`;
+      if (!streamed.has(key) && !["queued", "running"].includes(cell.status)) streamed.set(key, Date.now());
+    });
     await page
       .waitForFunction(
         (count) =>
@@ -153,7 +160,7 @@ export async function measurePaintRun(input: {
         );
       });
     const entries = await page.evaluate(() => [...(window as unknown as { __benchPaints: Map<string, number> }).__benchPaints.entries()]);
-    return { runId: run.id, paints: new Map(entries), problems: await checkRun(server.url, run.id, rows) };
+    return { runId: run.id, paints: new Map(entries), streamed, problems: await checkRun(server.url, run.id, rows) };
   } finally {
     await page.close();
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { claimCells, type ClaimedCell } from "@/lib/db/cells/claim-cells";
+import { claimCells, markStarted, type ClaimedCell } from "@/lib/db/cells/claim-cells";
 import { expireAllLeases, releaseCells, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
@@ -93,6 +93,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let heldCount = 0;
   // Held cells of runs that stopped being runnable (paused, cancelled), to give back at the next tick.
   const toRelease: string[] = [];
+  // Cells whose calls started since the last statement, to be marked started with the next one
+  // (a cell claimed ahead has no started_at until then: the next worker knows it was never called).
+  let startedIds: string[] = [];
   const claimAhead = options.claimAhead ?? false;
   // Cells this worker may hold claimed at once: its calls, and as many again held ready.
   const capacity = claimAhead ? 2 * maxInFlight : maxInFlight;
@@ -180,6 +183,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           const known = settingsByRun.get(runId);
           const ahead = claimAhead && known ? known.concurrency : 0;
           if (known && (inFlightByRun.get(runId) ?? 0) + (held.get(runId)?.length ?? 0) >= known.concurrency + ahead) continue;
+          const started = startedIds;
+          startedIds = [];
           const { cells, exhausted } = await claimCells(db, {
             runId,
             workerId: id,
@@ -187,6 +192,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             limit: capacity - inFlight.size - heldCount,
             ahead,
             save: unsaved,
+            started,
+          }).catch((error: unknown) => {
+            startedIds.push(...started);
+            throw error;
           });
           unsaved = [];
           if (exhausted) maybeFinished.add(runId);
@@ -202,6 +211,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             else hold(runId, { settings, prepared: cell, hit });
           }
         }
+      }
+      if (startedIds.length > 0) {
+        const started = startedIds;
+        startedIds = [];
+        await markStarted(db, { workerId: id, ids: started }).catch((error: unknown) => {
+          startedIds.push(...started);
+          throw error;
+        });
       }
       if (unsaved.length > 0) {
         await saveCellResults(db, { workerId: id, results: unsaved });
@@ -285,6 +302,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
 
   function start(settings: RunSettings, prepared: PreparedCell, hit: CachedResponse | null): void {
     const { cell } = prepared;
+    if (claimAhead) startedIds.push(cell.id);
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
     (settings.kind === "batch"

@@ -10,6 +10,48 @@
 -- Several workers on one Postgres server must not claim ahead: each would hold cells the others
 -- could run, and together they could pass the cap. The four-argument functions claim as before.
 
+-- Which held cells were called: a cell claimed ahead has no started_at until the worker reports
+-- that its call started (parallaxr_mark_started, or with its next save-and-claim, a few ms later).
+-- A worker that dies (SIGKILL) leaves its cells running; the next one to open the folder gives
+-- back those never started as never claimed (the attempt not counted), and takes back the others
+-- with their attempt counted, as before (lib/db/cells/renew-leases.ts, expireAllLeases).
+
+-- The claim of 0012's parallaxr_claim_batch, leaving started_at empty when p_hold.
+create or replace function parallaxr_claim_batch(
+  p_run runs, p_worker text, p_lease_ms double precision, p_limit integer, p_only text[], p_except text[], p_hold boolean
+) returns jsonb
+language sql volatile as $$
+  with picked as (
+    select c.id, c.row_index, col.provider, col.model, col.params
+      from run_cells c join run_columns col on col.id = c.column_id and col.run_id = c.run_id
+     where c.run_id = p_run.id
+       and c.user_id = p_run.user_id
+       and ((c.status = 'queued' and c.not_before <= now())
+            or (c.status = 'running' and c.lease_expires_at <= now()))
+       and (p_only is null or parallaxr_credential(col.provider, col.model) = any(p_only))
+       and (p_except is null or parallaxr_credential(col.provider, col.model) <> all(p_except))
+     order by c.row_index, c.column_index, c.variant, c.trial
+     limit p_limit
+     for update of c skip locked
+  ), claimed as (
+    update run_cells c
+       set status = 'running', attempts = c.attempts + 1, lease_owner = p_worker,
+           lease_expires_at = now() + make_interval(secs => p_lease_ms / 1000),
+           started_at = case when p_hold then null else now() end
+      from picked
+     where c.id = picked.id
+     returning c.id, c.column_index, c.row_index, c.trial, c.variant, c.attempts, c.bypass_cache,
+               picked.provider, picked.model, picked.params
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'id', claimed.id, 'columnIndex', claimed.column_index, 'rowIndex', claimed.row_index,
+           'trial', claimed.trial, 'variant', claimed.variant, 'attempts', claimed.attempts,
+           'bypassCache', claimed.bypass_cache, 'provider', claimed.provider, 'model', claimed.model,
+           'params', claimed.params, 'variables', coalesce(r.data, '{}'::jsonb))), '[]'::jsonb)
+    from claimed left join dataset_rows r
+      on r.dataset_id = p_run.dataset_id and r.row_index = claimed.row_index and r.user_id = p_run.user_id
+$$;
+
 -- The claim of 0012 with p_ahead.
 create or replace function parallaxr_claim_cells(
   p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer, p_ahead integer
@@ -152,7 +194,7 @@ begin
       v_limited := true;
       continue;
     end if;
-    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.credential], null);
+    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.credential], null, p_ahead > 0);
     v_cells := v_cells || v_batch;
     v_claimed := v_claimed || jsonb_build_object(v_provider.provider,
                    coalesce((v_claimed ->> v_provider.provider)::integer, 0) + jsonb_array_length(v_batch));
@@ -167,14 +209,26 @@ begin
 end
 $$;
 
--- The save of 0005 with a claim that may hold cells ahead.
+-- Records that held cells' calls started.
+create or replace function parallaxr_mark_started(p_worker text, p_ids uuid[])
+returns void
+language sql volatile as $$
+  update run_cells set started_at = now()
+   where id = any(p_ids) and lease_owner = p_worker and status = 'running' and started_at is null
+$$;
+
+-- The save of 0005, after marking the calls started since the last statement, with a claim that
+-- may hold cells ahead.
 create or replace function parallaxr_save_and_claim(
-  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer, p_ahead integer
+  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer, p_ahead integer, p_started uuid[]
 ) returns jsonb
 language plpgsql volatile as $$
 declare
   v_saved uuid[];
 begin
+  if cardinality(p_started) > 0 then
+    perform parallaxr_mark_started(p_worker, p_started);
+  end if;
   v_saved := parallaxr_save_results(p_worker, p_results);
   perform parallaxr_adapt_limits(p_results);
   return parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, p_ahead) || jsonb_build_object('saved', to_jsonb(v_saved));

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { createRun } from "@/lib/engine/create-run";
+import { expireAllLeases } from "@/lib/db/cells/renew-leases";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
+import type { TextProvider } from "@/lib/providers/types";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { createPgliteTestDatabase, userA, waitFor, type TestDatabase } from "../helpers/databases";
 
@@ -147,6 +149,68 @@ describe("claiming ahead", () => {
       expect(mock.stats().calls).toBe(cancelled.counts.ok);
     } finally {
       await worker.stop();
+    }
+  });
+
+  it("after a crash, gives back the held cells never called (attempt not counted) and takes back the called ones (counted)", async () => {
+    // Calls that never answer: the worker's state stays put while the database is read.
+    let calls = 0;
+    const hanging: TextProvider = {
+      id: "hang",
+      kind: "text",
+      listModels: async () => [],
+      generate: (request) =>
+        new Promise((_, reject) => {
+          calls++;
+          request.signal.addEventListener("abort", () => reject(request.signal.reason));
+        }),
+    };
+    const providers = createProviderRegistry([hanging]);
+    const worker = await startWorker({ db: test.db, providers, pollMs: 20, claimAhead: true, onError: () => {} });
+    try {
+      const run = await createRun(
+        { db: test.db, providers },
+        {
+          userId: userA,
+          input: {
+            prompt: "crash {{n}}",
+            rows: Array.from({ length: 10 }, (_, n) => ({ n: String(n) })),
+            models: [{ provider: "hang", model: "forever" }],
+            concurrency: 2,
+            maxAttempts: 1,
+          },
+        },
+      );
+      const cellsOf = async () =>
+        (
+          await test.db.query<{ status: string; attempts: number; started: boolean }>(
+            "select status, attempts, started_at is not null as started from run_cells where run_id = $1",
+            [run.id],
+          )
+        ).rows;
+      // two calls in flight, two more cells held ready, every started call marked
+      const held = await waitFor(
+        async () => {
+          const cells = await cellsOf();
+          const running = cells.filter((cell) => cell.status === "running");
+          return running.length === 4 && running.filter((cell) => cell.started).length === 2 ? running : null;
+        },
+        { what: "two calls in flight and two cells held" },
+      );
+      expect(held.every((cell) => cell.attempts === 1)).toBe(true);
+      expect(calls).toBe(2);
+
+      // What the next process on the folder does first (the worker is as a SIGKILL left it).
+      await expireAllLeases(test.db);
+      const after = await cellsOf();
+      expect(after.filter((cell) => cell.status === "queued").length).toBe(8);
+      expect(after.filter((cell) => cell.status === "queued").every((cell) => cell.attempts === 0)).toBe(true);
+      const taken = after.filter((cell) => cell.status === "running");
+      expect(taken).toHaveLength(2);
+      // the called ones keep their attempt: with maxAttempts 1, a cell that took its worker down is not called again
+      expect(taken.every((cell) => cell.attempts === 1 && cell.started)).toBe(true);
+    } finally {
+      await worker.stop({ graceMs: 0 });
     }
   });
 });

@@ -42,15 +42,33 @@ export async function claimCells(
     limit,
     ahead = 0,
     save = [],
-  }: { runId: string; workerId: string; leaseMs: number; limit: number; ahead?: number; save?: CellResult[] },
+    started = [],
+  }: {
+    runId: string;
+    workerId: string;
+    leaseMs: number;
+    limit: number;
+    ahead?: number;
+    save?: CellResult[];
+    /** Held cells whose calls started since the worker's last statement (their started_at is set first). */
+    started?: string[];
+  },
 ): Promise<ClaimResult> {
-  if (limit <= 0 && save.length === 0) return { cells: [], exhausted: false };
+  if (limit <= 0 && save.length === 0 && started.length === 0) return { cells: [], exhausted: false };
   const { rows } = await db.query<{ claim: { cells: Array<Omit<ClaimedCell, "runId">>; exhausted: boolean } }>(
-    save.length > 0
-      ? "select parallaxr_save_and_claim($2, $6::jsonb, $1, $3, $4, $5) as claim"
+    save.length > 0 || started.length > 0
+      ? "select parallaxr_save_and_claim($2, $6::jsonb, $1, $3, $4, $5, $7::uuid[]) as claim"
       : "select parallaxr_claim_cells($1, $2, $3, $4, $5) as claim",
-    save.length > 0 ? [runId, workerId, leaseMs, limit, ahead, resultsPayload(save)] : [runId, workerId, leaseMs, limit, ahead],
+    save.length > 0 || started.length > 0
+      ? [runId, workerId, leaseMs, limit, ahead, resultsPayload(save), started]
+      : [runId, workerId, leaseMs, limit, ahead],
   );
   const claim = rows[0].claim;
   return { cells: claim.cells.map((cell) => ({ ...cell, runId, params: cell.params ?? {} })), exhausted: claim.exhausted };
+}
+
+/** Records that the calls of held cells (claimed ahead, started_at empty) have started. */
+export async function markStarted(db: Database, { workerId, ids }: { workerId: string; ids: string[] }): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query("select parallaxr_mark_started($1, $2::uuid[])", [workerId, ids]);
 }
