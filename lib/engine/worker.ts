@@ -191,6 +191,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             leaseMs,
             limit: capacity - inFlight.size - heldCount,
             ahead,
+            // Those it can call now start now (the claim sets their started_at); the rest are held.
+            start:
+              ahead > 0
+                ? Math.max(0, Math.min(known!.concurrency - (inFlightByRun.get(runId) ?? 0), maxInFlight - inFlight.size))
+                : undefined,
             save: unsaved,
             started,
           }).catch((error: unknown) => {
@@ -207,7 +212,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
           for (const cell of prepared) {
             const hit = cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null;
-            if ((inFlightByRun.get(runId) ?? 0) < settings.concurrency && inFlight.size < maxInFlight) start(settings, cell, hit);
+            if (cell.cell.started !== false && (inFlightByRun.get(runId) ?? 0) < settings.concurrency && inFlight.size < maxInFlight)
+              start(settings, cell, hit, false);
             else hold(runId, { settings, prepared: cell, hit });
           }
         }
@@ -300,9 +306,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     return settings;
   }
 
-  function start(settings: RunSettings, prepared: PreparedCell, hit: CachedResponse | null): void {
+  /** Calls a claimed cell; unmarked: its started_at is still empty (held), so the next statement sets it. */
+  function start(settings: RunSettings, prepared: PreparedCell, hit: CachedResponse | null, unmarked = true): void {
     const { cell } = prepared;
-    if (claimAhead) startedIds.push(cell.id);
+    if (claimAhead && unmarked) startedIds.push(cell.id);
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
     (settings.kind === "batch"

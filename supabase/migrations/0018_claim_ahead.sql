@@ -11,18 +11,20 @@
 -- could run, and together they could pass the cap. The four-argument functions claim as before.
 
 -- Which held cells were called: a cell claimed ahead has no started_at until the worker reports
--- that its call started (parallaxr_mark_started, or with its next save-and-claim, a few ms later).
+-- that its call started (with its next save-and-claim, a few ms later, or parallaxr_mark_started).
+-- The cells a claim hands over to start at once get their started_at from the claim itself.
 -- A worker that dies (SIGKILL) leaves its cells running; the next one to open the folder gives
 -- back those never started as never claimed (the attempt not counted), and takes back the others
 -- with their attempt counted, as before (lib/db/cells/renew-leases.ts, expireAllLeases).
 
--- The claim of 0012's parallaxr_claim_batch, leaving started_at empty when p_hold.
+-- The claim of 0012's parallaxr_claim_batch, where only the first p_start cells (in queue order)
+-- start now (started_at set, "started" true in the answer); the rest are held, started_at empty.
 create or replace function parallaxr_claim_batch(
-  p_run runs, p_worker text, p_lease_ms double precision, p_limit integer, p_only text[], p_except text[], p_hold boolean
+  p_run runs, p_worker text, p_lease_ms double precision, p_limit integer, p_only text[], p_except text[], p_start integer
 ) returns jsonb
 language sql volatile as $$
   with picked as (
-    select c.id, c.row_index, col.provider, col.model, col.params
+    select c.id, c.row_index, c.column_index, c.variant, c.trial, col.provider, col.model, col.params
       from run_cells c join run_columns col on col.id = c.column_id and col.run_id = c.run_id
      where c.run_id = p_run.id
        and c.user_id = p_run.user_id
@@ -33,28 +35,32 @@ language sql volatile as $$
      order by c.row_index, c.column_index, c.variant, c.trial
      limit p_limit
      for update of c skip locked
+  ), numbered as (
+    select picked.*, row_number() over (order by row_index, column_index, variant, trial) <= p_start as starts
+      from picked
   ), claimed as (
     update run_cells c
        set status = 'running', attempts = c.attempts + 1, lease_owner = p_worker,
            lease_expires_at = now() + make_interval(secs => p_lease_ms / 1000),
-           started_at = case when p_hold then null else now() end
-      from picked
-     where c.id = picked.id
+           started_at = case when numbered.starts then now() else null end
+      from numbered
+     where c.id = numbered.id
      returning c.id, c.column_index, c.row_index, c.trial, c.variant, c.attempts, c.bypass_cache,
-               picked.provider, picked.model, picked.params
+               numbered.provider, numbered.model, numbered.params, numbered.starts
   )
   select coalesce(jsonb_agg(jsonb_build_object(
            'id', claimed.id, 'columnIndex', claimed.column_index, 'rowIndex', claimed.row_index,
            'trial', claimed.trial, 'variant', claimed.variant, 'attempts', claimed.attempts,
            'bypassCache', claimed.bypass_cache, 'provider', claimed.provider, 'model', claimed.model,
-           'params', claimed.params, 'variables', coalesce(r.data, '{}'::jsonb))), '[]'::jsonb)
+           'params', claimed.params, 'variables', coalesce(r.data, '{}'::jsonb), 'started', claimed.starts)), '[]'::jsonb)
     from claimed left join dataset_rows r
       on r.dataset_id = p_run.dataset_id and r.row_index = claimed.row_index and r.user_id = p_run.user_id
 $$;
 
--- The claim of 0012 with p_ahead.
+-- The claim of 0012 with p_ahead, and p_start: how many of the cells claimed the worker starts
+-- now (the rest it holds).
 create or replace function parallaxr_claim_cells(
-  p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer, p_ahead integer
+  p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer, p_ahead integer, p_start integer
 )
 returns jsonb
 language plpgsql volatile as $$
@@ -194,7 +200,8 @@ begin
       v_limited := true;
       continue;
     end if;
-    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.credential], null, p_ahead > 0);
+    v_batch := parallaxr_claim_batch(v_run, p_worker, p_lease_ms, v_provider_room, array[v_provider.credential], null,
+                                     greatest(p_start - jsonb_array_length(v_cells), 0));
     v_cells := v_cells || v_batch;
     v_claimed := v_claimed || jsonb_build_object(v_provider.provider,
                    coalesce((v_claimed ->> v_provider.provider)::integer, 0) + jsonb_array_length(v_batch));
@@ -220,7 +227,8 @@ $$;
 -- The save of 0005, after marking the calls started since the last statement, with a claim that
 -- may hold cells ahead.
 create or replace function parallaxr_save_and_claim(
-  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer, p_ahead integer, p_started uuid[]
+  p_worker text, p_results jsonb, p_run_id uuid, p_lease_ms double precision, p_limit integer, p_ahead integer, p_start integer,
+  p_started uuid[]
 ) returns jsonb
 language plpgsql volatile as $$
 declare
@@ -231,7 +239,7 @@ begin
   end if;
   v_saved := parallaxr_save_results(p_worker, p_results);
   perform parallaxr_adapt_limits(p_results);
-  return parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, p_ahead) || jsonb_build_object('saved', to_jsonb(v_saved));
+  return parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, p_ahead, p_start) || jsonb_build_object('saved', to_jsonb(v_saved));
 end
 $$;
 
@@ -239,5 +247,5 @@ $$;
 create or replace function parallaxr_claim_cells(p_run_id uuid, p_worker text, p_lease_ms double precision, p_limit integer)
 returns jsonb
 language sql volatile as $$
-  select parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, 0)
+  select parallaxr_claim_cells(p_run_id, p_worker, p_lease_ms, p_limit, 0, p_limit)
 $$;

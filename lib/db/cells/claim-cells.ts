@@ -15,6 +15,8 @@ export interface ClaimedCell {
   model: string;
   params: Record<string, unknown>;
   variables: Record<string, string>;
+  /** False for a cell claimed ahead, to be held until a slot frees (its started_at is empty until then). */
+  started?: boolean;
 }
 
 /** What a claim took, and whether the run had nothing more to give right now. */
@@ -41,6 +43,7 @@ export async function claimCells(
     leaseMs,
     limit,
     ahead = 0,
+    start = limit,
     save = [],
     started = [],
   }: {
@@ -49,6 +52,8 @@ export async function claimCells(
     leaseMs: number;
     limit: number;
     ahead?: number;
+    /** How many of the cells claimed the worker starts at once (the rest it holds); all by default. */
+    start?: number;
     save?: CellResult[];
     /** Held cells whose calls started since the worker's last statement (their started_at is set first). */
     started?: string[];
@@ -57,14 +62,17 @@ export async function claimCells(
   if (limit <= 0 && save.length === 0 && started.length === 0) return { cells: [], exhausted: false };
   const { rows } = await db.query<{ claim: { cells: Array<Omit<ClaimedCell, "runId">>; exhausted: boolean } }>(
     save.length > 0 || started.length > 0
-      ? "select parallaxr_save_and_claim($2, $6::jsonb, $1, $3, $4, $5, $7::uuid[]) as claim"
-      : "select parallaxr_claim_cells($1, $2, $3, $4, $5) as claim",
+      ? "select parallaxr_save_and_claim($2, $7::jsonb, $1, $3, $4, $5, $6, $8::uuid[]) as claim"
+      : "select parallaxr_claim_cells($1, $2, $3, $4, $5, $6) as claim",
     save.length > 0 || started.length > 0
-      ? [runId, workerId, leaseMs, limit, ahead, resultsPayload(save), started]
-      : [runId, workerId, leaseMs, limit, ahead],
+      ? [runId, workerId, leaseMs, limit, ahead, start, resultsPayload(save), started]
+      : [runId, workerId, leaseMs, limit, ahead, start],
   );
   const claim = rows[0].claim;
-  return { cells: claim.cells.map((cell) => ({ ...cell, runId, params: cell.params ?? {} })), exhausted: claim.exhausted };
+  return {
+    cells: claim.cells.map((cell) => ({ ...cell, runId, params: cell.params ?? {}, started: cell.started !== false })),
+    exhausted: claim.exhausted,
+  };
 }
 
 /** Records that the calls of held cells (claimed ahead, started_at empty) have started. */
