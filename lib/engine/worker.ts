@@ -212,8 +212,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
           for (const cell of prepared) {
             const hit = cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null;
-            if (cell.cell.started !== false && (inFlightByRun.get(runId) ?? 0) < settings.concurrency && inFlight.size < maxInFlight)
-              start(settings, cell, hit, false);
+            // Calls that ended while the claim was on its way freed slots the claim did not know of:
+            // a cell it handed over to hold starts too (marked started by the next statement).
+            if ((inFlightByRun.get(runId) ?? 0) < settings.concurrency && inFlight.size < maxInFlight)
+              start(settings, cell, hit, cell.cell.started === false);
             else hold(runId, { settings, prepared: cell, hit });
           }
         }
@@ -245,6 +247,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       }
       throw error;
     }
+    // Held cells start in any slot that is free now, whether or not a call is left to end and free one.
+    if (heldCount > 0) startHeld();
     // A run is checked for completion when it has nothing left to claim, and either results of
     // it were just saved or none of its calls are with us (another worker may have the last ones).
     const busy = new Set([...inFlight.values()].map((cell) => cell.runId).concat([...held.keys()]));

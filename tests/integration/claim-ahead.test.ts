@@ -89,6 +89,40 @@ describe("claiming ahead", () => {
     expect(finished.cells.every((cell) => cell.attempts === 1)).toBe(true);
   });
 
+  it("finishes instant calls at concurrency 64: a held cell never waits for a call that is not coming", async () => {
+    // Calls that end while a claim is on its way leave slots free that no later end will fill.
+    const mock = createMockProvider();
+    const providers = createProviderRegistry([mock]);
+    const worker = await startWorker({ db: test.db, providers, pollMs: 20, claimAhead: true });
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const run = await createRun(
+          { db: test.db, providers },
+          {
+            userId: userA,
+            input: {
+              prompt: "instant {{n}} " + attempt,
+              rows: Array.from({ length: 500 }, (_, n) => ({ n: String(n) })),
+              models: ["echo", "fast"].map((model) => ({ provider: "mock", model, params: { latencyMs: 0, jitterMs: 0 } })),
+              concurrency: 64,
+            },
+          },
+        );
+        const finished = await waitFor(
+          async () => {
+            const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+            return current.status === "completed" ? current : null;
+          },
+          { timeoutMs: 30_000, what: `run ${attempt + 1} of 3 to complete` },
+        );
+        expect(finished.counts.ok).toBe(1000);
+      }
+      expect(mock.stats().calls).toBe(3000);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("claims no further than the cap without it", async () => {
     const { finished, peakRunning, stats } = await runOf(false);
     expect(finished.counts.ok).toBe(60);
