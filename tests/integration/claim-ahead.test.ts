@@ -89,11 +89,25 @@ describe("claiming ahead", () => {
     expect(finished.cells.every((cell) => cell.attempts === 1)).toBe(true);
   });
 
-  it("finishes instant calls at concurrency 64: a held cell never waits for a call that is not coming", async () => {
-    // Calls that end while a claim is on its way leave slots free that no later end will fill.
+  it("finishes short calls at concurrency 64 with slow claims: a held cell never waits for a call that is not coming", async () => {
+    // Calls that end while a claim is on its way leave slots free that no later end will fill; at a
+    // run's end those held cells waited for ever before the fix (run 3 of 3 timed out).
     const mock = createMockProvider();
     const providers = createProviderRegistry([mock]);
-    const worker = await startWorker({ db: test.db, providers, pollMs: 20, claimAhead: true });
+    // Claims that take a while (as on a busy database thread): instant calls end while one is on its way.
+    const slowClaims: Database = {
+      kind: test.db.kind,
+      query: async (sql, params) => {
+        if (sql.includes("claim")) await new Promise((resolve) => setTimeout(resolve, 15));
+        return test.db.query(sql, params);
+      },
+      exec: (sql) => test.db.exec(sql),
+      transaction: (fn) => test.db.transaction(fn),
+      listen: (channel, onPayload) => test.db.listen(channel, onPayload),
+      close: () => test.db.close(),
+    };
+    // A poll slower than any run here: a stall is not rescued by it.
+    const worker = await startWorker({ db: slowClaims, providers, pollMs: 60_000, claimAhead: true });
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
         const run = await createRun(
@@ -101,9 +115,9 @@ describe("claiming ahead", () => {
           {
             userId: userA,
             input: {
-              prompt: "instant {{n}} " + attempt,
+              prompt: "short {{n}} " + attempt,
               rows: Array.from({ length: 500 }, (_, n) => ({ n: String(n) })),
-              models: ["echo", "fast"].map((model) => ({ provider: "mock", model, params: { latencyMs: 0, jitterMs: 0 } })),
+              models: ["echo", "fast"].map((model) => ({ provider: "mock", model, params: { latencyMs: 3, jitterMs: 0 } })),
               concurrency: 64,
             },
           },
@@ -113,7 +127,7 @@ describe("claiming ahead", () => {
             const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
             return current.status === "completed" ? current : null;
           },
-          { timeoutMs: 30_000, what: `run ${attempt + 1} of 3 to complete` },
+          { timeoutMs: 20_000, what: `run ${attempt + 1} of 3 to complete` },
         );
         expect(finished.counts.ok).toBe(1000);
       }
