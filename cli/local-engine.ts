@@ -43,6 +43,7 @@ export async function startLocalEngine(
   const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
   try {
     const secretKey = loadSecretKey({ env, dataDir });
+    const fromEnv = workerOptionsFromEnv(env);
     const wrapCredentials = preferDotenv(dotenv);
     const worker = await startWorker({
       db,
@@ -56,8 +57,8 @@ export async function startLocalEngine(
       // nobody's, and is queued again at once instead of after its lease runs out. On a Postgres
       // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
       reclaimOnStart: db.kind === "pglite",
-      leaseMs: workerOptionsFromEnv(env).leaseMs,
-      claimAhead: db.kind === "pglite" && workerOptionsFromEnv(env).claimAhead !== false,
+      leaseMs: fromEnv.leaseMs,
+      claimAhead: db.kind === "pglite" && fromEnv.claimAhead !== false,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
       onSaved: () => {
         saves++;

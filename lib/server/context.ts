@@ -51,6 +51,7 @@ async function createAppContext(): Promise<AppContext> {
   const secretKey = loadSecretKey({ env, dataDir: config.dataDir ?? defaultDataDir });
   const providers = createDefaultProviderRegistry({ db, secretKey, env });
   const notifications = await createNotificationHub(db);
+  const workerOptions = workerOptionsFromEnv(env);
   const worker =
     env.PARALLAXR_WORKER === "off"
       ? null
@@ -58,10 +59,10 @@ async function createAppContext(): Promise<AppContext> {
           db,
           providers,
           imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
-          ...workerOptionsFromEnv(env),
+          ...workerOptions,
           reclaimOnStart: db.kind === "pglite",
           // One process owns a PGlite folder, so this worker is its only one.
-          claimAhead: db.kind === "pglite" && workerOptionsFromEnv(env).claimAhead !== false,
+          claimAhead: db.kind === "pglite" && workerOptions.claimAhead !== false,
         });
   const shutdown = async () => {
     await worker?.stop({ graceMs: 3_000 }).catch(() => {});

@@ -8,6 +8,7 @@ import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { createPgliteTestDatabase, userA, waitFor, type TestDatabase } from "../helpers/databases";
+import { runToEnd } from "../helpers/engine";
 
 /**
  * A sole worker's claiming ahead (0018_claim_ahead.sql, lib/engine/worker.ts): it holds up to the
@@ -91,7 +92,7 @@ describe("claiming ahead", () => {
 
   it("finishes short calls at concurrency 64 with slow claims: a held cell never waits for a call that is not coming", async () => {
     // Calls that end while a claim is on its way leave slots free that no later end will fill; at a
-    // run's end those held cells waited for ever before the fix (run 3 of 3 timed out).
+    // run's end those held cells waited for ever before the fix (the third run never completed).
     const mock = createMockProvider();
     const providers = createProviderRegistry([mock]);
     // Claims that take a while (as on a busy database thread): instant calls end while one is on its way.
@@ -110,7 +111,7 @@ describe("claiming ahead", () => {
     const worker = await startWorker({ db: slowClaims, providers, pollMs: 60_000, claimAhead: true });
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const run = await createRun(
+        const finished = await runToEnd(
           { db: test.db, providers },
           {
             userId: userA,
@@ -120,14 +121,8 @@ describe("claiming ahead", () => {
               models: ["echo", "fast"].map((model) => ({ provider: "mock", model, params: { latencyMs: 3, jitterMs: 0 } })),
               concurrency: 64,
             },
+            timeoutMs: 20_000,
           },
-        );
-        const finished = await waitFor(
-          async () => {
-            const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
-            return current.status === "completed" ? current : null;
-          },
-          { timeoutMs: 20_000, what: `run ${attempt + 1} of 3 to complete` },
         );
         expect(finished.counts.ok).toBe(1000);
       }
