@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { releaseFolderLock, takeFolderLock } from "./data-folder-lock";
 import { makeFolderPrivate, restrictNewFiles } from "./private-folder";
 import type { Database, Executor, QueryResult } from "./database";
@@ -26,6 +28,16 @@ export function pgliteStartParams(env: NodeJS.ProcessEnv = process.env): string[
 }
 
 /**
+ * How much a WebAssembly function of PGlite runs before V8 optimizes it (lib/db/pglite-thread.mjs
+ * says why it is higher than V8's 1,800,000). PARALLAXR_PGLITE_TIERING_BUDGET sets another; 0
+ * leaves V8's own.
+ */
+export function pgliteTieringBudget(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const budget = env.PARALLAXR_PGLITE_TIERING_BUDGET || "100000000";
+  return /^[1-9]\d{0,9}$/.test(budget) ? budget : undefined;
+}
+
+/**
  * Opens PGlite in dataDir (in memory when dataDir is "memory://").
  * One process per folder: two processes on one PGlite folder silently lose writes.
  *
@@ -49,12 +61,19 @@ export async function openPglite({
 }): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   const onThisThread = process.env.PARALLAXR_PGLITE_THREAD === "0";
+  // Whether every file created from now on is private already (the umask); if not, the folder is
+  // walked again once open and at close.
+  let newFilesPrivate = false;
   if (!inMemory) {
     takeFolderLock(dataDir);
-    restrictNewFiles();
+    newFilesPrivate = restrictNewFiles();
   }
   const folder = inMemory ? undefined : dataDir;
-  const connect = () => (onThisThread ? openOnThisThread(folder) : startPgliteThread(folder, pgliteStartParams()));
+  // A new database's files come from PGlite's own archive with its modes (0666), set after the
+  // umask: the folder is walked once it is made. An existing one is walked while PGlite starts.
+  const walkWhileStarting = newFilesPrivate && existsSync(path.join(dataDir, "PG_VERSION"));
+  const connect = () =>
+    onThisThread ? openOnThisThread(folder) : startPgliteThread(folder, pgliteStartParams(), { tieringBudget: pgliteTieringBudget() });
   let connection: PgliteConnection | null = null;
   const db: Database = {
     kind: "pglite",
@@ -65,13 +84,19 @@ export async function openPglite({
     async close() {
       await connection?.close();
       if (!inMemory) {
-        makeFolderPrivate(dataDir);
+        if (!newFilesPrivate) makeFolderPrivate(dataDir);
         releaseFolderLock(dataDir);
       }
     },
   };
   try {
-    connection = await connect();
+    const connecting = connect();
+    try {
+      // Files an earlier process left readable are fixed while PGlite starts (on its own thread).
+      if (walkWhileStarting) makeFolderPrivate(dataDir);
+    } finally {
+      connection = await connecting;
+    }
     if (prepare && (await prepare(db)) && !onThisThread && !inMemory) {
       await connection.close();
       connection = null;
@@ -82,7 +107,7 @@ export async function openPglite({
     if (!inMemory) releaseFolderLock(dataDir);
     throw error;
   }
-  if (!inMemory) makeFolderPrivate(dataDir);
+  if (!inMemory && !walkWhileStarting) makeFolderPrivate(dataDir);
   return db;
 }
 

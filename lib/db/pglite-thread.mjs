@@ -4,8 +4,17 @@
 // Plain JavaScript, loaded by path from the Parallaxr folder, so the server's bundle, the CLI's
 // bundle and the tests all start the same file. The main thread asks with { id, op, ... } and is
 // answered with { id, result } or { id, error }; NOTIFY payloads come as { listener, payload }.
+import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
+
+// V8 runs WebAssembly first as compiled quickly, and compiles a function again, optimized, on a
+// background thread once it has run "enough" (the tiering budget). Postgres' start and its first
+// statements run thousands of functions a few times each; at V8's default budget hundreds of them
+// are sent to be optimized at once, and on a 2-core machine that work competes with the start
+// itself and holds up the exit. A higher budget optimizes what stays hot (bench/README.md has the
+// measurements). Set before PGlite's module is compiled; V8's flags are the process's.
+if (workerData.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${workerData.tieringBudget}`);
+const { PGlite } = await import("@electric-sql/pglite");
 
 /** The fields of PGlite's DatabaseError worth carrying back: what callers and people read. */
 const errorFields = ["code", "detail", "hint", "position", "severity", "schema", "table", "column", "constraint", "where"];

@@ -24,12 +24,14 @@ export function makeFolderPrivate(folder: string): void {
 /**
  * Files this process creates from now on are its owner's alone (umask 077), so the files PGlite
  * adds while it runs (new relations, WAL segments) are 0600 too. Worker threads cannot change
- * the umask; there the folder is still made private at open and close.
+ * the umask: false there, and the folder is made private again after the open and at close.
  */
-export function restrictNewFiles(): void {
+export function restrictNewFiles(): boolean {
   try {
     process.umask(0o077);
+    return true;
   } catch {
     // ERR_WORKER_UNSUPPORTED_OPERATION in a worker thread
+    return false;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -36,6 +36,22 @@ describe("the data folder of the embedded database", () => {
       await db.close();
     }
     expect(everyEntry(dataDir).filter((entry) => entry.mode !== (entry.directory ? 0o700 : 0o600))).toEqual([]);
+  }, 120_000);
+
+  it("an existing folder's files left readable by an earlier process are made private again as it opens", async () => {
+    await (await openDatabase({ dataDir })).close();
+    const loosened = everyEntry(dataDir)
+      .filter((entry) => !entry.directory)
+      .slice(0, 40);
+    for (const entry of loosened) chmodSync(entry.file, 0o644);
+    chmodSync(path.join(pgliteFolder(dataDir), "base"), 0o755);
+    const db = await openDatabase({ dataDir });
+    try {
+      expect(loosened.filter((entry) => (statSync(entry.file).mode & 0o777) !== 0o600).map((entry) => entry.file)).toEqual([]);
+      expect(statSync(path.join(pgliteFolder(dataDir), "base")).mode & 0o777).toBe(0o700);
+    } finally {
+      await db.close();
+    }
   }, 120_000);
 
   it("a second opener is refused while the folder is held, and the lock names the server for the CLI", async () => {
