@@ -73,14 +73,19 @@ export async function runOnTarget(target: DataTarget, request: RunRequest): Prom
   try {
     const userId = target.userId;
     let seen = 0;
-    const experiment =
-      (request.resume &&
-        (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request))) ||
-      (await created(db, userId, request));
+    const resumed =
+      request.resume &&
+      (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request));
+    const experiment = resumed || (await created(db, userId, request));
+    // A run made now has nothing to read before the worker's first results: the first read waits
+    // for them, so it does not queue on the database before the first claim.
+    let firstRead = resumed ? null : savedSince(0, 1_000);
     await follow(request, experiment, {
       // Read again when the worker has written results since the last read began (at most a
       // second apart: a run another process finishes or cancels is seen too).
-      read: (fromRow, limit) => {
+      read: async (fromRow, limit) => {
+        if (firstRead) await firstRead;
+        firstRead = null;
         seen = saves();
         return asUser(db, userId, async (tx) => {
           const summary = await getExperimentSummary(tx, { id: experiment.id });
