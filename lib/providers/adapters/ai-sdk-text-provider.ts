@@ -25,6 +25,20 @@ export interface AiSdkProviderConfig {
 
 /** A TextProvider that calls a vendor through the AI SDK's generateText and streamText. */
 export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvider {
+  // The SDK's model for each model name, made once and used for every call, as the SDK intends:
+  // making one builds its answer schemas, which the SDK's validation then compiles on first use
+  // (about half a millisecond of every call when made per call).
+  const models = new Map<string, Promise<LanguageModel>>();
+  const languageModel = (model: string): Promise<LanguageModel> => {
+    let made = models.get(model);
+    if (!made) {
+      if (models.size >= 256) models.clear();
+      made = Promise.resolve(config.languageModel(model));
+      models.set(model, made);
+      made.catch(() => models.delete(model));
+    }
+    return made;
+  };
   return {
     id: config.id,
     kind: "text",
@@ -43,7 +57,7 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
         codes: config.errorCodes,
       };
       const call = {
-        model: await config.languageModel(request.model),
+        model: await languageModel(request.model),
         system: values.system,
         messages: [{ role: "user" as const, content: request.prompt }],
         ...callSettings(values),
