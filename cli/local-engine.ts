@@ -2,6 +2,7 @@ import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
+import { answerJournalFolder } from "@/lib/engine/answer-journal";
 import { startWorker } from "@/lib/engine/worker";
 import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
@@ -45,6 +46,7 @@ export async function startLocalEngine(
     const secretKey = loadSecretKey({ env, dataDir });
     const fromEnv = workerOptionsFromEnv(env);
     const wrapCredentials = preferDotenv(dotenv);
+    const claimAhead = db.kind === "pglite" && fromEnv.claimAhead !== false;
     const worker = await startWorker({
       db,
       providers: createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials }),
@@ -58,7 +60,8 @@ export async function startLocalEngine(
       // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
       reclaimOnStart: db.kind === "pglite",
       leaseMs: fromEnv.leaseMs,
-      claimAhead: db.kind === "pglite" && fromEnv.claimAhead !== false,
+      claimAhead,
+      journalDir: claimAhead ? answerJournalFolder(dataDir) : undefined,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
       onSaved: () => {
         saves++;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { claimCells, markStarted, type ClaimedCell } from "@/lib/db/cells/claim-cells";
-import { expireAllLeases, releaseCells, releaseLeases, renewLeases } from "@/lib/db/cells/renew-leases";
+import { expireAllLeases, releaseCells, releaseLeases, renewLeases, saveLeftAnswers } from "@/lib/db/cells/renew-leases";
+import { openAnswerJournal, readLeftAnswers, type AnswerJournal } from "./answer-journal";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
 import type { Database } from "@/lib/db/database";
 import { pingDatabase } from "@/lib/db/ping-database";
@@ -51,6 +52,12 @@ export interface WorkerOptions {
    * flight stay within the run's cap (counted here). Several workers on one server must not.
    */
   claimAhead?: boolean;
+  /**
+   * A folder of this worker's alone (the data folder's, with claimAhead) where each answer is
+   * kept from its arrival until it is saved (answer-journal.ts); with reclaimOnStart, what a dead
+   * process left there is saved at start.
+   */
+  journalDir?: string;
   /** Called after results were written, with their runs: a follower in this process reads then. */
   onSaved?: (runIds: ReadonlySet<string>) => void;
 }
@@ -126,10 +133,20 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let ticking = false;
   let tickAgain = false;
   let stopped = false;
-  let lastSweep = 0;
+  // The start's own recovery (below) stands in for the first sweep, which comes a second later
+  // rather than at the first poll: a command's first claim does not wait behind it.
+  let lastSweep = Date.now() - 4_000;
   // Ticks in a row whose results could not be saved.
   let failedSaves = 0;
 
+  // Answers a process that died here paid for but never saved are saved first, then its other
+  // cells go back to the queue; this worker journals its own answers from now on.
+  let journal: AnswerJournal | null = null;
+  if (options.journalDir) {
+    if (options.reclaimOnStart) await saveLeftAnswers(db, { workerId: id, results: readLeftAnswers(options.journalDir) });
+    journal = openAnswerJournal(options.journalDir);
+    journal.clear();
+  }
   if (options.reclaimOnStart) await expireAllLeases(db);
   // A planner marks its run at every batch of 10,000 cells (seconds apart at most); one silent for
   // minutes has stopped, and half a plan must not stay in limbo (nor ever run).
@@ -202,6 +219,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             startedIds.push(...started);
             throw error;
           });
+          journal?.saved(unsaved);
           unsaved = [];
           if (exhausted) maybeFinished.add(runId);
           if (cells.length === 0) continue;
@@ -230,6 +248,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       }
       if (unsaved.length > 0) {
         await saveCellResults(db, { workerId: id, results: unsaved });
+        journal?.saved(unsaved);
         unsaved = [];
       }
       failedSaves = 0;
@@ -336,7 +355,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       .then(
         (result) => {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.
-          if (!stopController.signal.aborted) finished.push(result);
+          if (stopController.signal.aborted) return;
+          // Kept on disk before a held cell takes the slot (below): a kill now loses no answer.
+          journal?.append(result);
+          finished.push(result);
         },
         (error) => {
           onError(error);
@@ -374,6 +396,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
           await saveCellResults(db, { workerId: id, results: [result] });
+          journal?.saved([result]);
           refusal = null;
           break;
         } catch (error) {
@@ -390,10 +413,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         continue;
       }
       onError(refusal);
-      await saveCellResults(db, { workerId: id, results: [unstorableResult(result, refusal)] }).catch((error) => {
-        onError(error);
-        finished.push(result);
-      });
+      await saveCellResults(db, { workerId: id, results: [unstorableResult(result, refusal)] }).then(
+        () => journal?.saved([result]),
+        (error) => {
+          onError(error);
+          finished.push(result);
+        },
+      );
     }
   }
 
@@ -403,10 +429,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     const runIds = batch.map((result) => result.runId);
     // The last write before the leases go back: a refused batch is saved one by one, so that one
     // unstorable answer does not send every finished cell back to the queue to be paid for again.
-    await saveCellResults(db, { workerId: id, results: batch }).catch(async (error) => {
-      onError(error);
-      await saveOneByOne(batch);
-    });
+    await saveCellResults(db, { workerId: id, results: batch }).then(
+      () => journal?.saved(batch),
+      async (error) => {
+        onError(error);
+        await saveOneByOne(batch);
+      },
+    );
     onSaved(new Set(runIds));
     await batches.saved(runIds);
   }

@@ -1,4 +1,5 @@
 import type { Database } from "../database";
+import { saveCellResults, type CellResult } from "./save-cell-results";
 
 /**
  * Extends the lease of every cell workerId holds. One statement for all of them; it changes
@@ -73,4 +74,18 @@ export async function expireAllLeases(db: Database): Promise<number> {
     const expired = await tx.query("update run_cells set lease_expires_at = now() where status = 'running' and lease_expires_at > now()");
     return released.rowCount + expired.rowCount;
   });
+}
+
+/**
+ * Saves answers a process paid for and journaled but died before saving (lib/engine/answer-journal.ts),
+ * as workerId's: only into cells still running, which nobody has finished or taken back since.
+ * Returns the ids saved.
+ */
+export async function saveLeftAnswers(db: Database, { workerId, results }: { workerId: string; results: CellResult[] }): Promise<string[]> {
+  if (results.length === 0) return [];
+  await db.query("update run_cells set lease_owner = $1 where id = any($2::uuid[]) and status = 'running'", [
+    workerId,
+    results.map((result) => result.id),
+  ]);
+  return saveCellResults(db, { workerId, results });
 }
