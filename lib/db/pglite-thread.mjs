@@ -11,8 +11,9 @@ import { parentPort, workerData } from "node:worker_threads";
 // background thread once it has run "enough" (the tiering budget). Postgres' start and its first
 // statements run thousands of functions a few times each; at V8's default budget hundreds of them
 // are sent to be optimized at once, and on a 2-core machine that work competes with the start
-// itself and holds up the exit. A higher budget optimizes what stays hot (bench/README.md has the
-// measurements). Set before PGlite's module is compiled; V8's flags are the process's.
+// itself and holds up the exit. A higher budget optimizes only what stays hot: the CLI asks for one
+// (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set before
+// PGlite's module is compiled; V8's flags are the process's.
 if (workerData.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${workerData.tieringBudget}`);
 const { PGlite } = await import("@electric-sql/pglite");
 
