@@ -173,6 +173,10 @@ async function main(): Promise<void> {
   }
   // bin/launch.mjs runs the prebuilt bundle unless PARALLAXR_CLI_TSX=1.
   const launcherEnv = values.launcher === "tsx" ? { PARALLAXR_CLI_TSX: "1" } : {};
+  // Parallaxr's own settings (PARALLAXR_*) reach the command, for before-and-after runs of one of them.
+  const settingsToPass = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name.startsWith("PARALLAXR_") && name !== "PARALLAXR_DATA_DIR"),
+  );
 
   const machine = describeMachine();
   const engine = engineFingerprint();
@@ -217,7 +221,13 @@ async function main(): Promise<void> {
     const startedAt = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: workDir,
-      env: { PATH: process.env.PATH ?? "", HOME: workDir, PARALLAXR_DATA_DIR: folder, ...launcherEnv } as unknown as NodeJS.ProcessEnv,
+      env: {
+        ...settingsToPass,
+        PATH: process.env.PATH ?? "",
+        HOME: workDir,
+        PARALLAXR_DATA_DIR: folder,
+        ...launcherEnv,
+      } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
