@@ -357,7 +357,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           // A call aborted by stop() is given back by releaseLeases, not written as a failure.
           if (stopController.signal.aborted) return;
           // Kept on disk before a held cell takes the slot (below): a kill now loses no answer.
-          journal?.append(result);
+          // A journal that cannot be written (a full disk) costs that protection, not the answer.
+          try {
+            journal?.append(result);
+          } catch (error) {
+            onError(error);
+          }
           finished.push(result);
         },
         (error) => {

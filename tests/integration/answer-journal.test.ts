@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ afterAll(() => {
 const result = (id: string, text = `answer ${id}`): CellResult => ({ id, runId: "run", status: "ok", outputRaw: text });
 
 describe("the answer journal (lib/engine/answer-journal.ts)", () => {
-  it("keeps an answer until it is saved, and removes a file once every answer in it is", () => {
+  it("keeps an answer until it is saved, then names it saved; empties itself when nothing waits", () => {
     const folder = newFolder();
     const journal = openAnswerJournal(folder);
     const [first, second] = [result("a"), result("b")];
@@ -33,18 +33,38 @@ describe("the answer journal (lib/engine/answer-journal.ts)", () => {
     journal.append(second);
     expect(readLeftAnswers(folder).map((left) => left.id)).toEqual(["a", "b"]);
     journal.saved([first]);
-    // still unsaved: the file keeps both lines
-    expect(readLeftAnswers(folder).map((left) => left.id)).toEqual(["a", "b"]);
+    expect(readLeftAnswers(folder).map((left) => left.id)).toEqual(["b"]);
     journal.saved([second]);
     expect(readLeftAnswers(folder)).toEqual([]);
-    // a file closed for being full is removed once all it held is saved
-    const big = "x".repeat(300_000);
-    const many = Array.from({ length: 8 }, (_, n) => result(`big${n}`, big));
-    for (const entry of many) journal.append(entry);
-    expect(readdirSync(folder).length).toBeGreaterThan(1);
-    journal.saved(many);
-    expect(readLeftAnswers(folder)).toEqual([]);
-    expect(readdirSync(folder).length).toBeLessThanOrEqual(1);
+    expect(readFileSync(path.join(folder, "answers.jsonl"), "utf8")).toBe("");
+  });
+
+  it("restores a re-run cell's newer answer, never the older one it saved before", () => {
+    const folder = newFolder();
+    const journal = openAnswerJournal(folder);
+    const [kept, older] = [result("k"), result("x", "before the re-run")];
+    journal.append(kept);
+    journal.append(older);
+    journal.saved([older]);
+    // x is re-run; its new call is in flight when the process dies: nothing of x is to be restored
+    expect(readLeftAnswers(folder)).toEqual([kept]);
+    journal.append(result("x", "after the re-run"));
+    expect(readLeftAnswers(folder)).toEqual([kept, result("x", "after the re-run")]);
+  });
+
+  it("is rewritten with only what waits once it grows past its size", () => {
+    const folder = newFolder();
+    const journal = openAnswerJournal(folder, { compactAtBytes: 4_000 });
+    const waiting = result("w");
+    journal.append(waiting);
+    const big = Array.from({ length: 10 }, (_, n) => result(`big${n}`, "x".repeat(1_000)));
+    for (const entry of big) journal.append(entry);
+    journal.saved(big);
+    expect(readFileSync(path.join(folder, "answers.jsonl"), "utf8")).toBe(`${JSON.stringify(waiting)}\n`);
+    expect(readLeftAnswers(folder)).toEqual([waiting]);
+    // appends go on in the rewritten file
+    journal.append(result("after"));
+    expect(readLeftAnswers(folder).map((left) => left.id)).toEqual(["w", "after"]);
   });
 
   it("reads back what a killed process left: the last line per cell, a line cut short skipped", () => {
@@ -53,10 +73,8 @@ describe("the answer journal (lib/engine/answer-journal.ts)", () => {
     journal.append(result("a", "first try"));
     journal.append(result("a", "second try"));
     journal.append(result("b"));
-    const [file] = readdirSync(folder);
-    appendFileSync(path.join(folder, file), JSON.stringify(result("c")).slice(0, 20));
+    appendFileSync(path.join(folder, "answers.jsonl"), JSON.stringify(result("c")).slice(0, 20));
     expect(readLeftAnswers(folder)).toEqual([result("a", "second try"), result("b")]);
-    expect(readFileSync(path.join(folder, file), "utf8").split("\n")).toHaveLength(4);
   });
 });
 
