@@ -21,6 +21,8 @@ export interface AnswerJournal {
   saved(results: CellResult[]): void;
   /** Empties the journal, whatever is in it (after the worker has saved what it read). */
   clear(): void;
+  /** Closes its file; what still waits in it stays there for the next start. */
+  close(): void;
 }
 
 /** Where a data folder keeps the journal of its worker; none for a database in memory, which a crash loses whole. */
@@ -81,6 +83,9 @@ export function openAnswerJournal(folder: string, { compactAtBytes = 8 << 20 }: 
       ftruncateSync(fd, 0);
       bytes = 0;
       waiting.clear();
+    },
+    close() {
+      closeSync(fd);
     },
   };
 }

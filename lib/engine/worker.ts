@@ -506,6 +506,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       clearInterval(renewTimer);
       await flush().catch(onError);
       await releaseLeases(db, { workerId: id }).catch(onError);
+      journal?.close();
     },
   };
 }
