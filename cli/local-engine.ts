@@ -2,9 +2,8 @@ import { loadSecretKey } from "@/lib/auth/secret-box";
 import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
-import { answerJournalFolder } from "@/lib/engine/answer-journal";
 import { startWorker } from "@/lib/engine/worker";
-import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { DataTarget } from "./data-target";
 import { preferDotenv } from "./experiments/dotenv-credentials";
@@ -46,7 +45,6 @@ export async function startLocalEngine(
     const secretKey = loadSecretKey({ env, dataDir });
     const fromEnv = workerOptionsFromEnv(env);
     const wrapCredentials = preferDotenv(dotenv);
-    const claimAhead = db.kind === "pglite" && fromEnv.claimAhead !== false;
     const worker = await startWorker({
       db,
       providers: createDefaultProviderRegistry({ db, secretKey, env, wrapCredentials }),
@@ -58,10 +56,8 @@ export async function startLocalEngine(
       // One process owns a PGlite folder: a cell left running by a process that died (SIGKILL) is
       // nobody's, and is queued again at once instead of after its lease runs out. On a Postgres
       // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
-      reclaimOnStart: db.kind === "pglite",
+      ...soleWorkerOptions(db, { dataDir, fromEnv }),
       leaseMs: fromEnv.leaseMs,
-      claimAhead,
-      journalDir: claimAhead ? answerJournalFolder(dataDir) : undefined,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
       onSaved: () => {
         saves++;

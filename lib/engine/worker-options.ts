@@ -1,4 +1,6 @@
+import type { Database } from "@/lib/db/database";
 import type { Environment } from "@/lib/environment";
+import { answerJournalFolder } from "./answer-journal";
 
 /** The worker settings that come from the environment (see .env.example, "Worker"). */
 export interface WorkerEnvironmentOptions {
@@ -33,4 +35,19 @@ export function workerOptionsFromEnv(env: Environment = process.env): WorkerEnvi
     cacheTtlSeconds: number("PARALLAXR_CACHE_TTL_HOURS", 3600),
     claimAhead: env.PARALLAXR_CLAIM_AHEAD?.trim() === "0" ? false : undefined,
   };
+}
+
+/**
+ * What a worker does when it is its database's only one (PGlite: one process owns the folder),
+ * for the server's worker and the CLI's alike: take back what a dead process left at start, claim
+ * ahead unless PARALLAXR_CLAIM_AHEAD=0, and then journal its answers in the data folder. On a
+ * Postgres server, none of it.
+ */
+export function soleWorkerOptions(
+  db: Database,
+  { dataDir, fromEnv }: { dataDir: string; fromEnv: WorkerEnvironmentOptions },
+): { reclaimOnStart: boolean; claimAhead: boolean; journalDir: string | undefined } {
+  const sole = db.kind === "pglite";
+  const claimAhead = sole && fromEnv.claimAhead !== false;
+  return { reclaimOnStart: sole, claimAhead, journalDir: claimAhead ? answerJournalFolder(dataDir) : undefined };
 }

@@ -6,9 +6,8 @@ import { localServerUrl } from "@/lib/auth/access-config";
 import { announceServerInLock } from "@/lib/db/data-folder-lock";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
-import { answerJournalFolder } from "@/lib/engine/answer-journal";
 import { startWorker, type Worker } from "@/lib/engine/worker";
-import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
@@ -53,7 +52,6 @@ async function createAppContext(): Promise<AppContext> {
   const providers = createDefaultProviderRegistry({ db, secretKey, env });
   const notifications = await createNotificationHub(db);
   const workerOptions = workerOptionsFromEnv(env);
-  const claimAhead = db.kind === "pglite" && workerOptions.claimAhead !== false;
   const worker =
     env.PARALLAXR_WORKER === "off"
       ? null
@@ -62,10 +60,8 @@ async function createAppContext(): Promise<AppContext> {
           providers,
           imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
           ...workerOptions,
-          reclaimOnStart: db.kind === "pglite",
           // One process owns a PGlite folder, so this worker is its only one.
-          claimAhead,
-          journalDir: claimAhead ? answerJournalFolder(config.dataDir ?? defaultDataDir) : undefined,
+          ...soleWorkerOptions(db, { dataDir: config.dataDir ?? defaultDataDir, fromEnv: workerOptions }),
         });
   const shutdown = async () => {
     await worker?.stop({ graceMs: 3_000 }).catch(() => {});
