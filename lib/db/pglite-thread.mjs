@@ -4,6 +4,7 @@
 // Plain JavaScript, loaded by path from the Parallaxr folder, so the server's bundle, the CLI's
 // bundle and the tests all start the same file. The main thread asks with { id, op, ... } and is
 // answered with { id, result } or { id, error }; NOTIFY payloads come as { listener, payload }.
+import { readFileSync } from "node:fs";
 import v8 from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 
@@ -15,7 +16,26 @@ import { parentPort, workerData } from "node:worker_threads";
 // (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set before
 // PGlite's module is compiled; V8's flags are the process's.
 if (workerData.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${workerData.tieringBudget}`);
-const { PGlite } = await import("@electric-sql/pglite");
+const { PGlite, types } = await import("@electric-sql/pglite");
+
+/**
+ * PGlite asks the database which types are arrays of which as it opens (its _initArrayTypes), to
+ * parse array columns and serialize array parameters: the first statement of every start, 30-70
+ * ms on a cold database. For Postgres' own types the answer is fixed by the Postgres version
+ * PGlite ships, so it is read from pglite-array-types.json instead (tests/integration/
+ * pglite-array-types.test.ts checks it against a new database). Parallaxr's schema defines no
+ * types of its own whose arrays it reads; refreshArrayTypes() still asks the database.
+ */
+const builtinArrayTypes = JSON.parse(readFileSync(new URL("./pglite-array-types.json", import.meta.url), "utf8"));
+class ParallaxrPGlite extends PGlite {
+  async _initArrayTypes({ force = false } = {}) {
+    if (force) return super._initArrayTypes({ force });
+    for (const [oid, typarray] of builtinArrayTypes) {
+      this.serializers[typarray] = (value) => types.arraySerializer(value, this.serializers[oid], typarray);
+      this.parsers[typarray] = (value) => types.arrayParser(value, this.parsers[oid], typarray);
+    }
+  }
+}
 
 /** The fields of PGlite's DatabaseError worth carrying back: what callers and people read. */
 const errorFields = ["code", "detail", "hint", "position", "severity", "schema", "table", "column", "constraint", "where"];
@@ -30,7 +50,7 @@ function serializeError(error) {
 /** Ends a transaction's callback without committing it: PGlite rolls back on a rejection. */
 class Rollback extends Error {}
 
-const pg = new PGlite(workerData.dataDir, { startParams: workerData.startParams });
+const pg = new ParallaxrPGlite(workerData.dataDir, { startParams: workerData.startParams });
 /** Open transactions by the main thread's id: the PGlite handle and how to end its callback. */
 const transactions = new Map();
 const listeners = new Map();
