@@ -133,8 +133,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let ticking = false;
   let tickAgain = false;
   let stopped = false;
-  // The start's own recovery (below) stands in for the first sweep, which comes a second later
-  // rather than at the first poll: a command's first claim does not wait behind it.
+  // The first sweep comes a second after start rather than at the first poll: a command's first
+  // claim does not wait behind it.
   let lastSweep = Date.now() - 4_000;
   // Ticks in a row whose results could not be saved.
   let failedSaves = 0;
@@ -147,12 +147,34 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     journal = openAnswerJournal(options.journalDir);
     journal.clear();
   }
-  if (options.reclaimOnStart) await expireAllLeases(db);
   // A planner marks its run at every batch of 10,000 cells (seconds apart at most); one silent for
   // minutes has stopped, and half a plan must not stay in limbo (nor ever run).
   const plannedStaleMs = options.plannedStaleMs ?? 5 * 60_000;
-  // A batch failed here gets its run.json rewritten to say so.
-  await batches.ended(await finishInterruptedRuns(db, { staleMs: options.reclaimOnStart ? 0 : plannedStaleMs, leftovers: true }));
+  // What stopped processes left behind (cells still marked running, with reclaimOnStart; half
+  // planned runs; cancels that stopped between batches) is put right once this worker's first
+  // calls are on their way, or at the first sweep a second after start: a command's first call
+  // does not wait behind it, and what it changes spares this worker's claims and the runs made
+  // since it started. Until then a left-over running cell counts against its run's cap, as a
+  // live one does.
+  const startedAt = new Date();
+  let recovery: Promise<void> | null = null;
+  const recoverLeftovers = (): Promise<void> =>
+    (recovery ??= (async () => {
+      if (options.reclaimOnStart) await expireAllLeases(db, { sparing: id });
+      // A batch failed here gets its run.json rewritten to say so.
+      const failed = await finishInterruptedRuns(db, {
+        staleMs: options.reclaimOnStart ? 0 : plannedStaleMs,
+        leftovers: true,
+        createdBefore: startedAt,
+      });
+      await batches.ended(failed);
+      activeRuns = null;
+      if (failed.length > 0 || options.reclaimOnStart) requestTick();
+    })().catch((error: unknown) => {
+      // tried again at the next sweep
+      recovery = null;
+      onError(error);
+    }));
 
   const requestTick = (): void => {
     if (ticking) {
@@ -268,6 +290,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     }
     // Held cells start in any slot that is free now, whether or not a call is left to end and free one.
     if (heldCount > 0) startHeld();
+    if (!recovery && inFlight.size > 0) await recoverLeftovers();
     // A run is checked for completion when it has nothing left to claim, and either results of
     // it were just saved or none of its calls are with us (another worker may have the last ones).
     const busy = new Set([...inFlight.values()].map((cell) => cell.runId).concat([...held.keys()]));
@@ -459,6 +482,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // Runs finished by other workers, or whose last result was written before their claim
       // came back short, are completed here.
       lastSweep = time;
+      void recoverLeftovers();
       completeFinishedRuns(db, { runIds: null })
         .then((done) => batches.ended(done))
         .catch(onError);
@@ -503,6 +527,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       while (inFlight.size > 0 && Date.now() < deadline) await delay(10);
       stopController.abort(new Error("worker stopping"));
       while (inFlight.size > 0 || ticking) await delay(5);
+      await recovery;
       clearInterval(renewTimer);
       await flush().catch(onError);
       await releaseLeases(db, { workerId: id }).catch(onError);

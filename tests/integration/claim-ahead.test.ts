@@ -256,4 +256,85 @@ describe("claiming ahead", () => {
       await worker.stop({ graceMs: 0 });
     }
   });
+  it("puts right what a dead process left once its own first calls are out, sparing its own cells and runs", async () => {
+    const db = test.db;
+    const mock = createMockProvider();
+    // Calls of the gate provider wait until the test opens it; each prompt's calls are counted.
+    const calls = new Map<string, number>();
+    const waiting: Array<() => void> = [];
+    let open = false;
+    const gate: TextProvider = {
+      id: "gate",
+      kind: "text",
+      listModels: async () => [],
+      async generate(request) {
+        calls.set(request.prompt, (calls.get(request.prompt) ?? 0) + 1);
+        if (!open) await new Promise<void>((resolve) => waiting.push(resolve));
+        return { text: "ok", tokensIn: 1, tokensOut: 1, tokensEstimated: false, finishReason: "stop", warnings: [] };
+      },
+    };
+    const providers = createProviderRegistry([mock, gate]);
+    const rows = (count: number) => Array.from({ length: count }, (_, n) => ({ n: String(n) }));
+    const create = (prompt: string, provider: string, model: string, count = 6) =>
+      createRun({ db, providers }, { userId: userA, input: { prompt, rows: rows(count), models: [{ provider, model }], concurrency: 2 } });
+    const statusOf = async (runId: string) => (await getRun({ db }, { userId: userA, runId })).status;
+
+    // What a process killed here left: a run with two cells called and two held ready, and a run
+    // it was planning.
+    const left = await create("left {{n}}", "mock", "fast");
+    await db.query(
+      `update run_cells set status = 'running', lease_owner = 'worker-dead', lease_expires_at = now() + interval '1 hour',
+              attempts = 1, started_at = case when row_index < 2 then now() else null end
+        where run_id = $1 and row_index < 4`,
+      [left.id],
+    );
+    await db.query("update runs set status = 'running' where id = $1", [left.id]);
+    const halfPlanned = await create("half {{n}}", "mock", "fast");
+    await db.query("update runs set status = 'planned' where id = $1", [halfPlanned.id]);
+
+    // No poll within the test: only the worker's own first calls can set off the recovery.
+    const worker = await startWorker({ db, providers, pollMs: 60_000, reclaimOnStart: true, claimAhead: true, onError: () => {} });
+    try {
+      // Nothing was touched before a call of this worker's went out.
+      expect(await statusOf(halfPlanned.id)).toBe("planned");
+      // A run this process is planning, and one it runs.
+      const planning = await create("planning {{n}}", "mock", "fast");
+      await db.query("update runs set status = 'planned' where id = $1", [planning.id]);
+      const own = await create("own {{n}}", "gate", "hold");
+      await waitFor(async () => ((await statusOf(halfPlanned.id)) === "failed" ? true : null), {
+        what: "the dead process's half-planned run to be failed after the first calls",
+      });
+      // Its own: its two calls in flight (and any cells it holds ready) are still its own; its own planned run untouched.
+      const ownCells = (
+        await db.query<{ status: string; owner: string | null; started: boolean; attempts: number }>(
+          "select status, lease_owner as owner, started_at is not null as started, attempts from run_cells where run_id = $1 and status <> 'queued'",
+          [own.id],
+        )
+      ).rows;
+      expect(ownCells.length).toBeGreaterThanOrEqual(2);
+      expect(ownCells.every((cell) => cell.status === "running" && cell.owner === worker.id && cell.attempts === 1)).toBe(true);
+      expect(ownCells.filter((cell) => cell.started)).toHaveLength(2);
+      expect(await statusOf(planning.id)).toBe("planned");
+      // The dead process's run is taken back and finished here.
+      await waitFor(async () => ((await statusOf(left.id)) === "completed" ? true : null), { what: "the left run to complete" });
+
+      open = true;
+      for (const release of waiting.splice(0)) release();
+      const finished = await waitFor(
+        async () => {
+          const run = await getRun({ db }, { userId: userA, runId: own.id });
+          return run.status === "completed" ? run : null;
+        },
+        { what: "its own run to complete" },
+      );
+      // answered (a warning: the gate model has no known context window), none failed
+      expect(finished.cells.map((cell) => cell.status)).toEqual(Array(6).fill("warning"));
+      // every cell of its own run was called once: none was taken back from under it
+      expect([...calls.values()]).toEqual(Array(6).fill(1));
+    } finally {
+      open = true;
+      for (const release of waiting.splice(0)) release();
+      await worker.stop({ graceMs: 0 });
+    }
+  });
 });

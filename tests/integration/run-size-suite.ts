@@ -270,12 +270,14 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       await db.query("update runs set updated_at = now() - interval '1 hour' where id = $1", [stuck.id]);
       const next = await startWorker({ db, providers, pollMs: 20 });
       try {
+        // (The run is failed first, then its cells cancelled: the worker does it once its first
+        // calls are out or at its first sweep, not before startWorker returns.)
         const failed = await waitFor(
           async () => {
             const run = await getRun({ db }, { userId: userE, runId: stuck.id });
-            return run.status === "failed" ? run : null;
+            return run.status === "failed" && run.cells.every((cell) => cell.status !== "queued") ? run : null;
           },
-          { what: "the interrupted run to be failed" },
+          { what: "the interrupted run to be failed and its cells cancelled" },
         );
         expect(failed.error).toMatch(/planning .*interrupted/i);
         expect(failed.cells.map((cell) => cell.status)).toEqual(Array(20).fill("cancelled"));

@@ -12,17 +12,19 @@ export const interruptedPlanningError =
  *   API shows why. Resuming instead would need the request's rows again for inline datasets.
  * - with leftovers, also cancelled or failed runs that still have queued cells (a cancel that
  *   stopped between its batches) get them cancelled.
+ * With createdBefore, runs made at or after it are left alone (a planner of this process may be at work on them).
  * Answers the ids of the runs it changed.
  */
 export async function finishInterruptedRuns(
   db: Database,
-  { staleMs, leftovers }: { staleMs: number; leftovers: boolean },
+  { staleMs, leftovers, createdBefore = null }: { staleMs: number; leftovers: boolean; createdBefore?: Date | null },
 ): Promise<string[]> {
   const { rows: failed } = await db.query<{ id: string }>(
     `update runs set status = 'failed', error = $2, finished_at = now()
       where status = 'planned' and updated_at <= now() - make_interval(secs => $1::double precision / 1000)
+        and ($3::timestamptz is null or created_at < $3::timestamptz)
       returning id`,
-    [staleMs, interruptedPlanningError],
+    [staleMs, interruptedPlanningError, createdBefore?.toISOString() ?? null],
   );
   const runIds = failed.map((row) => row.id);
   if (leftovers) {
