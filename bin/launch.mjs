@@ -14,6 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync,
 import module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 
 const root = path.resolve(path.dirname(realpathSync(new URL(import.meta.url).pathname)), "..");
 const buildDir = path.join(root, ".cli-build");
@@ -119,6 +120,36 @@ async function cliModule() {
   return pathToFileURL(entryFile).href;
 }
 
+/** The commands that run work on the data folder, as cli/early-database.ts has them. */
+const databaseCommands = new Set(["run", "eval", "matrix", "batch-run"]);
+
+/** Whether the command line will open the embedded database (PGlite on its thread) as far as can be told this early. */
+function opensEmbeddedDatabase([command, subcommand, ...rest]) {
+  if (!databaseCommands.has(command) || subcommand === "validate") return false;
+  if ([subcommand, ...rest].some((arg) => arg === "--help" || arg === "-h" || arg === "--server" || arg?.startsWith("--server=")))
+    return false;
+  return !process.env.DATABASE_URL && process.env.PARALLAXR_PGLITE_THREAD !== "0";
+}
+
+/**
+ * Starts the embedded database's thread (lib/db/pglite-thread.mjs) now, before the command's code
+ * loads: a thread takes ~0.1 s to start and PGlite's module as long again to load, and the thread
+ * waits, unreferenced, for the command to tell it which folder to open (lib/db/pglite-in-thread.ts
+ * takes it). A command that never opens the database exits without waiting for it.
+ */
+function prestartDatabaseThread() {
+  const key = Symbol.for("parallaxr.pgliteThread");
+  const worker = new Worker(path.join(root, "lib", "db", "pglite-thread.mjs"), { execArgv: [] });
+  worker.unref();
+  // A thread that fails before it is taken is forgotten; the command starts its own.
+  const forget = () => {
+    if (globalThis[key] === worker) delete globalThis[key];
+  };
+  worker.once("error", forget);
+  worker.once("exit", forget);
+  globalThis[key] = worker;
+}
+
 /**
  * Runs `parallaxr <commandPrefix...> <the process's own arguments>` and sets the exit code:
  * launch([]) is `parallaxr`, launch(["eval"]) is `prompt-eval`.
@@ -132,6 +163,8 @@ export async function launch(commandPrefix) {
   // One rule for the app and the CLI: PARALLAXR_DATA_DIR, else .data in the Parallaxr folder
   // (lib/project-root.ts); migrations and models/ are found there too.
   process.env.PARALLAXR_ROOT ||= root;
+  const argv = [...commandPrefix, ...process.argv.slice(2)];
+  if (opensEmbeddedDatabase(argv)) prestartDatabaseThread();
   const { main } = await import(await cliModule());
-  process.exitCode = await main([process.argv[0], process.argv[1], ...commandPrefix, ...process.argv.slice(2)]);
+  process.exitCode = await main([process.argv[0], process.argv[1], ...argv]);
 }

@@ -4,7 +4,7 @@ import { readFolderLock } from "@/lib/db/data-folder-lock";
 import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 
-/** The commands that run work on the data folder when no server holds it. */
+/** The commands that run work on the data folder when no server holds it (bin/launch.mjs has the same list). */
 const databaseCommands = new Set(["run", "eval", "matrix", "batch-run"]);
 
 let early: { dataDir: string; opening: Promise<Database>; taken: boolean } | null = null;

@@ -23,6 +23,19 @@ interface Pending {
 type Answer = { id: number; result?: unknown; error?: Record<string, unknown> & { message: string } };
 
 /**
+ * Where bin/launch.mjs leaves the database thread it started as a command began (a thread of
+ * lib/db/pglite-thread.mjs waiting to be told what to open): the first open in the process takes it.
+ */
+const prestartedThread = Symbol.for("parallaxr.pgliteThread");
+
+function takePrestartedThread(): import("node:worker_threads").Worker | null {
+  const holder = globalThis as { [prestartedThread]?: import("node:worker_threads").Worker };
+  const worker = holder[prestartedThread] ?? null;
+  delete holder[prestartedThread];
+  return worker;
+}
+
+/**
  * Starts PGlite on a worker thread (lib/db/pglite-thread.mjs) and resolves once it is ready.
  * The thread keeps the process alive only while a statement is waiting for its answer, as PGlite
  * on the main thread did: a process whose work is done exits without closing the database.
@@ -37,11 +50,13 @@ export async function startPgliteThread(
   const { Worker } = (await import(
     /* turbopackIgnore: true */ /* webpackIgnore: true */ "node:worker_threads"
   )) as typeof import("node:worker_threads");
-  const worker = new Worker(path.join(projectRoot(), "lib", "db", "pglite-thread.mjs"), {
-    workerData: { dataDir, startParams, tieringBudget },
-    // the thread runs plain JavaScript: no TypeScript loader, whatever started this process
-    execArgv: [],
-  });
+  const worker =
+    takePrestartedThread() ??
+    new Worker(path.join(projectRoot(), "lib", "db", "pglite-thread.mjs"), {
+      // the thread runs plain JavaScript: no TypeScript loader, whatever started this process
+      execArgv: [],
+    });
+  worker.postMessage({ open: { dataDir, startParams, tieringBudget } });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 1;

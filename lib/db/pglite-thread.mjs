@@ -2,20 +2,25 @@
 // the thread that serves HTTP and fires the provider calls' timers never waits on Postgres.
 //
 // Plain JavaScript, loaded by path from the Parallaxr folder, so the server's bundle, the CLI's
-// bundle and the tests all start the same file. The main thread asks with { id, op, ... } and is
-// answered with { id, result } or { id, error }; NOTIFY payloads come as { listener, payload }.
+// bundle and the tests all start the same file. The main thread's first message says what to open,
+// { open: { dataDir, startParams, tieringBudget } }: a command starts this thread as the process
+// starts (bin/launch.mjs), before it knows the folder, so PGlite's module loads meanwhile. It is
+// answered { ready: true } or { ready: false, error } once PGlite has started. Then the main thread
+// asks with { id, op, ... } and is answered with { id, result } or { id, error }; NOTIFY payloads
+// come as { listener, payload }.
 import { readFileSync } from "node:fs";
 import v8 from "node:v8";
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
+
+const opening = new Promise((resolve) => parentPort.once("message", (message) => resolve(message.open)));
 
 // V8 runs WebAssembly first as compiled quickly, and compiles a function again, optimized, on a
 // background thread once it has run "enough" (the tiering budget). Postgres' start and its first
 // statements run thousands of functions a few times each; at V8's default budget hundreds of them
 // are sent to be optimized at once, and on a 2-core machine that work competes with the start
 // itself and holds up the exit. A higher budget optimizes only what stays hot: the CLI asks for one
-// (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set before
-// PGlite's module is compiled; V8's flags are the process's.
-if (workerData.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${workerData.tieringBudget}`);
+// (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set (below)
+// before PGlite's WebAssembly is compiled, which new PGlite() does; V8's flags are the process's.
 const { PGlite, types } = await import("@electric-sql/pglite");
 
 /**
@@ -50,7 +55,9 @@ function serializeError(error) {
 /** Ends a transaction's callback without committing it: PGlite rolls back on a rejection. */
 class Rollback extends Error {}
 
-const pg = new ParallaxrPGlite(workerData.dataDir, { startParams: workerData.startParams });
+const open = await opening;
+if (open.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${open.tieringBudget}`);
+const pg = new ParallaxrPGlite(open.dataDir, { startParams: open.startParams });
 /** Open transactions by the main thread's id: the PGlite handle and how to end its callback. */
 const transactions = new Map();
 const listeners = new Map();
