@@ -20,4 +20,31 @@ export function preloadProviderSdks(providers: Iterable<string>): void {
   // Node loads fetch's implementation (undici, with its HTTP/1 and HTTP/2 clients) on first use:
   // 40-80 ms of the first call's way out on the bench machine. Headers is part of it.
   if ([...named].some((provider) => provider !== "mock")) void new Headers();
+  if ([...named].some((provider) => Object.hasOwn(sdkOf, provider))) void warmUpSdk().catch(() => {});
+}
+
+/** A chat completion in the OpenAI-compatible wire format, the warm-up's canned answer. */
+const cannedAnswer = JSON.stringify({
+  id: "warm-up",
+  object: "chat.completion",
+  created: 0,
+  model: "warm-up",
+  choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+});
+
+/**
+ * Runs the AI SDK's generateText once against a model whose fetch answers from memory: the SDK's
+ * first call builds and compiles its prompt and answer schemas (zod), ~20 ms on the bench machine,
+ * which the command's first real call would otherwise spend after its claim. Nothing goes out:
+ * the model's fetch is the canned one, and its base URL a name that never resolves (.invalid).
+ */
+export async function warmUpSdk(): Promise<void> {
+  const [{ generateText }, { createOpenAICompatible }] = await Promise.all([import("ai"), import("@ai-sdk/openai-compatible")]);
+  const model = createOpenAICompatible({
+    name: "warm-up",
+    baseURL: "http://warm-up.invalid/v1",
+    fetch: async () => new Response(cannedAnswer, { headers: { "content-type": "application/json" } }),
+  }).chatModel("warm-up");
+  await generateText({ model, prompt: "warm-up", maxRetries: 0 });
 }
