@@ -4,7 +4,7 @@
  * pointed (by that directory's .env) at a local OpenAI-compatible server in this process that
  * answers every call after a fixed latency.
  *
- *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5 --launcher bundle|tsx --via-server]
+ *   npm run bench:experiments [-- --rows 1000 --sequential-rows 100 --latency 200 --starts 5 --launcher bundle|tsx --via-server --against DIR]
  *
  * Three measurements, each beside a baseline measured in the same run: a plain Node script that
  * makes the same calls with fetch at the same concurrency, started the same way (so process
@@ -18,13 +18,17 @@
  *   one-row runs; target < 1 s. The first open of a new data folder (migrations) is reported apart.
  * - with --via-server (needs `npm run build`): the same start-up with the app's production server
  *   holding the data folder, so the command sends the run there instead of opening PGlite.
+ * - with --against DIR (another Parallaxr folder with its packages installed, e.g. a `git worktree`
+ *   of an earlier commit with node_modules linked): each measurement is also made with DIR's
+ *   command, alternated run by run with this one's on the same data folder, so a before and after
+ *   share the machine's drift. DIR must not have migrations this checkout lacks.
  *
  * Prints a table and writes bench/results/experiments-<date>.json (git-ignored). Exits 1 when a
  * run loses or repeats a row (the server counts each row's calls) or exits non-zero; a missed
  * speed target is marked in the table, never fatal. Bad flags exit 2.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -128,7 +132,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 interface Measured {
   what: string;
-  program: "parallaxr" | "baseline";
+  program: "parallaxr" | "baseline" | "against";
   rows: number;
   concurrency: number;
   wallMs: number;
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
       concurrency: { type: "string", default: "16" },
       launcher: { type: "string", default: "bundle" },
       "via-server": { type: "boolean", default: false },
+      against: { type: "string" },
     },
   });
   const [rows, sequentialRows, latencyMs, starts, concurrency] = [
@@ -163,12 +168,17 @@ async function main(): Promise<void> {
   ].map(Number);
   if (![rows, sequentialRows, starts, concurrency].every((value) => Number.isInteger(value) && value >= 1) || !(latencyMs >= 0)) {
     console.error(
-      "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx] [--via-server]",
+      "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx] [--via-server] [--against DIR]",
     );
     process.exit(2);
   }
   if (values.launcher !== "bundle" && values.launcher !== "tsx") {
     console.error("--launcher is bundle (the prebuilt CLI, as people run it) or tsx (the sources through tsx, for comparison)");
+    process.exit(2);
+  }
+  const againstBin = values.against ? path.join(path.resolve(values.against), "bin", "parallaxr.mjs") : null;
+  if (againstBin && !existsSync(againstBin)) {
+    console.error(`--against: no ${againstBin}; give the folder of another Parallaxr checkout`);
     process.exit(2);
   }
   // bin/launch.mjs runs the prebuilt bundle unless PARALLAXR_CLI_TSX=1.
@@ -207,7 +217,7 @@ async function main(): Promise<void> {
       program === "baseline"
         ? [path.join(workDir, "baseline.mjs"), server.url, String(count), String(lanes)]
         : [
-            bin,
+            program === "against" ? againstBin! : bin,
             "run",
             "-p",
             "prompt.txt",
@@ -242,7 +252,7 @@ async function main(): Promise<void> {
     const repeated = [...perRow].filter(([, times]) => times > 1).length;
     if (perRow.size !== count || repeated > 0) problems.push(`${perRow.size} of ${count} rows called, ${repeated} more than once`);
     if (peak > lanes) problems.push(`${peak} calls in flight at concurrency ${lanes}`);
-    if (program === "parallaxr" && exitCode === 0) {
+    if (program !== "baseline" && exitCode === 0) {
       const text = readFileSync(path.join(workDir, `out-${outputs}.csv`), "utf8");
       const reader = new CsvRecordReader(text, "out.csv", ",");
       let written = -1;
@@ -272,14 +282,18 @@ async function main(): Promise<void> {
   try {
     // The first open of a new data folder (it creates the database and runs every migration).
     results.push(await measure("new data folder", "parallaxr", 1, 1));
+    // The other checkout's command first in every other round: neither always follows the baseline.
+    const programs = (round: number): Array<Measured["program"]> =>
+      againstBin
+        ? round % 2 === 0
+          ? ["baseline", "parallaxr", "against"]
+          : ["baseline", "against", "parallaxr"]
+        : ["baseline", "parallaxr"];
     for (let start = 0; start < starts; start++) {
-      results.push(await measure("start-up", "baseline", 1, 1));
-      results.push(await measure("start-up", "parallaxr", 1, 1));
+      for (const program of programs(start)) results.push(await measure("start-up", program, 1, 1));
     }
-    results.push(await measure("sequential", "baseline", sequentialRows, 1));
-    results.push(await measure("sequential", "parallaxr", sequentialRows, 1));
-    results.push(await measure(`concurrency ${concurrency}`, "baseline", rows, concurrency));
-    results.push(await measure(`concurrency ${concurrency}`, "parallaxr", rows, concurrency));
+    for (const program of programs(0)) results.push(await measure("sequential", program, sequentialRows, 1));
+    for (const program of programs(1)) results.push(await measure(`concurrency ${concurrency}`, program, rows, concurrency));
     if (values["via-server"]) {
       // The app's server holds its data folder and calls the fake with its own settings.
       process.env.OPENAI_COMPATIBLE_BASE_URL = server.url;
@@ -302,6 +316,7 @@ async function main(): Promise<void> {
   const ideal = (rows * latencyMs) / concurrency;
   const overheadPerRow = (entry: Measured) => (entry.wallMs - (entry.firstCallMs ?? 0)) / entry.rows - latencyMs;
   const startup = (program: Measured["program"]) => median(pick("start-up", program).map((entry) => entry.firstCallMs ?? Number.NaN));
+  const againstEntry = (what: string) => pick(what, "against")[0];
   const [parallel, parallelBase] = [pick(`concurrency ${concurrency}`, "parallaxr")[0], pick(`concurrency ${concurrency}`, "baseline")[0]];
   const [sequential, sequentialBase] = [pick("sequential", "parallaxr")[0], pick("sequential", "baseline")[0]];
   const fresh = pick("new data folder", "parallaxr")[0];
@@ -313,6 +328,9 @@ async function main(): Promise<void> {
       baseline: `${formatMs(parallelBase.wallMs)} (${percent(ideal / parallelBase.wallMs)})`,
       ratio: (parallel.wallMs / parallelBase.wallMs).toFixed(2),
       target: ideal / parallel.wallMs >= 0.9 ? "met (>= 90%)" : "missed (>= 90%)",
+      against: againstBin
+        ? `${formatMs(againstEntry(`concurrency ${concurrency}`).wallMs)} (${percent(ideal / againstEntry(`concurrency ${concurrency}`).wallMs)})`
+        : undefined,
     },
     {
       measure: `${sequentialRows} rows, sequential: overhead per row beyond ${latencyMs} ms`,
@@ -320,6 +338,7 @@ async function main(): Promise<void> {
       baseline: `${overheadPerRow(sequentialBase).toFixed(1)} ms`,
       ratio: `+${(overheadPerRow(sequential) - overheadPerRow(sequentialBase)).toFixed(1)} ms`,
       target: overheadPerRow(sequential) <= 5 ? "met (<= 5 ms)" : "missed (<= 5 ms)",
+      against: againstBin ? `${overheadPerRow(againstEntry("sequential")).toFixed(1)} ms` : undefined,
     },
     {
       measure: `start to first call, existing folder (median of ${starts})`,
@@ -327,6 +346,7 @@ async function main(): Promise<void> {
       baseline: formatMs(startup("baseline")),
       ratio: (startup("parallaxr") / startup("baseline")).toFixed(2),
       target: startup("parallaxr") < 1000 ? "met (< 1 s)" : "missed (< 1 s)",
+      against: againstBin ? formatMs(startup("against")) : undefined,
     },
     {
       measure: "start to first call, new data folder (once)",
@@ -347,8 +367,14 @@ async function main(): Promise<void> {
         ]
       : []),
   ];
-  console.log("\n| measure | parallaxr run | baseline (plain fetch) | ratio | target |\n|---|---|---|---|---|");
-  for (const row of rowsOfTable) console.log(`| ${row.measure} | ${row.parallaxr} | ${row.baseline} | ${row.ratio} | ${row.target} |`);
+  const againstHeader = againstBin ? ` ${path.basename(values.against!)}'s run (alternated) |` : "";
+  console.log(
+    `\n| measure | parallaxr run | baseline (plain fetch) | ratio | target |${againstHeader}\n|---|---|---|---|---|${againstBin ? "---|" : ""}`,
+  );
+  for (const row of rowsOfTable) {
+    const against = againstBin ? ` ${"against" in row && row.against ? row.against : "-"} |` : "";
+    console.log(`| ${row.measure} | ${row.parallaxr} | ${row.baseline} | ${row.ratio} | ${row.target} |${against}`);
+  }
   const uptimeAfter = readUptime();
   console.log(`\n${uptimeAfter}`);
 
