@@ -4,8 +4,12 @@
 //
 // The CLI runs from a bundle of its TypeScript sources built ahead of time with esbuild
 // (.cli-build/, git-ignored): importing ~150 modules through tsx costs 0.7-1.1 s of every start,
-// the bundle a fraction of it. The bundle records the size and mtime of every file it was built
-// from (inputs.json); a start that finds any of them changed, or no bundle, builds it again first
+// the bundle a fraction of it. The packages it uses are in the bundle too, but for those with
+// files or native code of their own (packagesLeftOut): Node finding, reading and linking some 600
+// files of node_modules one by one took ~40 ms of every command's start. The bundle records the
+// size and mtime of every source file it was built from, and of node_modules/.package-lock.json
+// for the packages (npm rewrites it at every install), in inputs.json; a start that finds any of
+// them changed, or no bundle, builds it again first
 // (about 0.4 s, written to a temporary name and renamed, so two starts at once never read half a
 // file). It is split at each command's dynamic import (cli/parallaxr.ts): a start loads only the
 // code of the command it runs. Where the folder cannot be written (an install owned by another user) or esbuild fails,
@@ -22,7 +26,24 @@ const bundleFile = path.join(buildDir, "parallaxr.mjs");
 const inputsFile = path.join(buildDir, "inputs.json");
 const entryFile = path.join(root, "cli", "parallaxr.ts");
 /** Files that change how the sources bundle, beside the sources themselves. */
-const configFiles = ["tsconfig.json", "package.json", "bin/launch.mjs"];
+const configFiles = ["tsconfig.json", "package.json", "bin/launch.mjs", "node_modules/.package-lock.json"];
+/**
+ * Packages the bundle leaves to node_modules: those that load files of their own (PGlite's
+ * WebAssembly, node-llama-cpp's and sharp's native code, esbuild's binary), pg (its optional native
+ * client), and the app's (Next.js, React), which the CLI never runs.
+ */
+const packagesLeftOut = [
+  "@electric-sql/pglite",
+  "node-llama-cpp",
+  "sharp",
+  "esbuild",
+  "tsx",
+  "pg",
+  "next",
+  "@next/env",
+  "react",
+  "react-dom",
+];
 
 /** Size and mtime of a file, or null when it is gone. */
 function stamp(file) {
@@ -69,15 +90,23 @@ async function buildBundle() {
     platform: "node",
     format: "esm",
     target: "node20.9",
-    packages: "external",
+    external: packagesLeftOut,
     tsconfig: path.join(root, "tsconfig.json"),
     metafile: true,
     write: false,
     logLevel: "silent",
-    banner: { js: "// Built by bin/launch.mjs from cli/parallaxr.ts; rebuilt when a source changes. Do not edit." },
+    // The packages written as CommonJS call require(), which an ES module has only when it makes one.
+    banner: {
+      js: [
+        "// Built by bin/launch.mjs from cli/parallaxr.ts; rebuilt when a source changes. Do not edit.",
+        'import { createRequire as __parallaxrCreateRequire } from "node:module";',
+        "const require = __parallaxrCreateRequire(import.meta.url);",
+      ].join("\n"),
+    },
   });
   const inputs = {};
-  for (const file of [...Object.keys(result.metafile.inputs), ...configFiles]) {
+  const sources = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith("node_modules/"));
+  for (const file of [...sources, ...configFiles]) {
     const now = stamp(file);
     if (now !== null) inputs[file] = now;
   }
