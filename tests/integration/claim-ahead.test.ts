@@ -292,15 +292,39 @@ describe("claiming ahead", () => {
     const halfPlanned = await create("half {{n}}", "mock", "fast");
     await db.query("update runs set status = 'planned' where id = $1", [halfPlanned.id]);
 
+    // The worker claims nothing until the test has made its runs (a run is made queued, then
+    // marked planned here: a claim in between would start its calls).
+    let openClaims!: () => void;
+    const claimsOpen = new Promise<void>((resolve) => (openClaims = resolve));
+    const heldClaims: Database = {
+      kind: db.kind,
+      query: async (sql, params) => {
+        if (sql.includes("claim")) await claimsOpen;
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction(fn),
+      listen: (channel, onPayload) => db.listen(channel, onPayload),
+      close: () => db.close(),
+    };
     // No poll within the test: only the worker's own first calls can set off the recovery.
-    const worker = await startWorker({ db, providers, pollMs: 60_000, reclaimOnStart: true, claimAhead: true, onError: () => {} });
+    const worker = await startWorker({
+      db: heldClaims,
+      providers,
+      pollMs: 60_000,
+      reclaimOnStart: true,
+      claimAhead: true,
+      onError: () => {},
+    });
     try {
-      // Nothing was touched before a call of this worker's went out.
-      expect(await statusOf(halfPlanned.id)).toBe("planned");
       // A run this process is planning, and one it runs.
       const planning = await create("planning {{n}}", "mock", "fast");
       await db.query("update runs set status = 'planned' where id = $1", [planning.id]);
       const own = await create("own {{n}}", "gate", "hold");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Nothing was touched before a call of this worker's went out.
+      expect(await statusOf(halfPlanned.id)).toBe("planned");
+      openClaims();
       await waitFor(async () => ((await statusOf(halfPlanned.id)) === "failed" ? true : null), {
         what: "the dead process's half-planned run to be failed after the first calls",
       });
