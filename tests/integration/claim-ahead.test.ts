@@ -257,7 +257,17 @@ describe("claiming ahead", () => {
     }
   });
   it("puts right what a dead process left once its own first calls are out, sparing its own cells and runs", async () => {
-    const db = test.db;
+    // A database of its own: what the other tests here leave (runs, cells still running) would be
+    // taken back by this worker too, and its first calls might be theirs.
+    const fresh = await createPgliteTestDatabase();
+    try {
+      await recoveryAfterFirstCalls(fresh.db);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  async function recoveryAfterFirstCalls(db: Database) {
     const mock = createMockProvider();
     // Calls of the gate provider wait until the test opens it; each prompt's calls are counted.
     const calls = new Map<string, number>();
@@ -360,5 +370,5 @@ describe("claiming ahead", () => {
       for (const release of waiting.splice(0)) release();
       await worker.stop({ graceMs: 0 });
     }
-  });
+  }
 });
