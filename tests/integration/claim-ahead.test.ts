@@ -24,6 +24,21 @@ describe("claiming ahead", () => {
     await test.drop();
   });
 
+  /** db, but every claim statement waits for wait() first. */
+  function beforeClaims(db: Database, wait: () => Promise<unknown>): Database {
+    return {
+      kind: db.kind,
+      query: async (sql, params) => {
+        if (sql.includes("claim")) await wait();
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+      transaction: (fn) => db.transaction(fn),
+      listen: (channel, onPayload) => db.listen(channel, onPayload),
+      close: () => db.close(),
+    };
+  }
+
   /** Cells marked running in the database for the run, sampled every few ms until stop() is called. */
   function sampleRunning(db: Database, runId: string) {
     let peak = 0;
@@ -96,17 +111,7 @@ describe("claiming ahead", () => {
     const mock = createMockProvider();
     const providers = createProviderRegistry([mock]);
     // Claims that take a while (as on a busy database thread): instant calls end while one is on its way.
-    const slowClaims: Database = {
-      kind: test.db.kind,
-      query: async (sql, params) => {
-        if (sql.includes("claim")) await new Promise((resolve) => setTimeout(resolve, 15));
-        return test.db.query(sql, params);
-      },
-      exec: (sql) => test.db.exec(sql),
-      transaction: (fn) => test.db.transaction(fn),
-      listen: (channel, onPayload) => test.db.listen(channel, onPayload),
-      close: () => test.db.close(),
-    };
+    const slowClaims = beforeClaims(test.db, () => new Promise((resolve) => setTimeout(resolve, 15)));
     // A poll slower than any run here: a stall is not rescued by it.
     const worker = await startWorker({ db: slowClaims, providers, pollMs: 60_000, claimAhead: true });
     try {
@@ -306,17 +311,7 @@ describe("claiming ahead", () => {
     // marked planned here: a claim in between would start its calls).
     let openClaims!: () => void;
     const claimsOpen = new Promise<void>((resolve) => (openClaims = resolve));
-    const heldClaims: Database = {
-      kind: db.kind,
-      query: async (sql, params) => {
-        if (sql.includes("claim")) await claimsOpen;
-        return db.query(sql, params);
-      },
-      exec: (sql) => db.exec(sql),
-      transaction: (fn) => db.transaction(fn),
-      listen: (channel, onPayload) => db.listen(channel, onPayload),
-      close: () => db.close(),
-    };
+    const heldClaims = beforeClaims(db, () => claimsOpen);
     // No poll within the test: only the worker's own first calls can set off the recovery.
     const worker = await startWorker({
       db: heldClaims,
