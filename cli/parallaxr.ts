@@ -43,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
   // A command is a short process: PGlite's start counts for more than its speed after minutes
   // (lib/db/open-pglite.ts: pgliteTieringBudget, and a buffer pool PGlite zeroes in less time
   // as it starts). The person's own settings win.
-  process.env.PARALLAXR_PGLITE_TIERING_BUDGET ??= "100000000";
+  process.env.PARALLAXR_PGLITE_TIERING_BUDGET ??= "1000000000";
   process.env.PARALLAXR_PGLITE_SHARED_BUFFERS ??= "4MB";
   openDatabaseEarly(argv);
   try {

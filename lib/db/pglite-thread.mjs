@@ -18,7 +18,9 @@ const opening = new Promise((resolve) => parentPort.once("message", (message) =>
 // background thread once it has run "enough" (the tiering budget). Postgres' start and its first
 // statements run thousands of functions a few times each; at V8's default budget hundreds of them
 // are sent to be optimized at once, and on a 2-core machine that work competes with the start
-// itself and holds up the exit. A higher budget optimizes only what stays hot: the CLI asks for one
+// itself and holds up the exit (ending this thread waits for optimizations under way: 80-170 ms
+// of a command's end at a budget of 100,000,000, 20-30 ms at 1,000,000,000). A higher budget
+// optimizes only what stays hot: the CLI asks for one
 // (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set (below)
 // before PGlite's WebAssembly is compiled, which new PGlite() does; V8's flags are the process's.
 const { PGlite, types } = await import("@electric-sql/pglite");
