@@ -20,6 +20,8 @@ export interface LocalEngine {
    * follower reads when there is something new instead of polling the database.
    */
   savedSince(seen: number, timeoutMs: number): Promise<void>;
+  /** Resolves once the worker has started a call, or after timeoutMs. */
+  callStarted(timeoutMs: number): Promise<void>;
 }
 
 /**
@@ -40,6 +42,8 @@ export async function startLocalEngine(
   const env = process.env;
   let saves = 0;
   const waiting = new Set<() => void>();
+  let callStarted!: () => void;
+  const firstCall = new Promise<void>((resolve) => (callStarted = resolve));
   const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
   try {
     const secretKey = loadSecretKey({ env, dataDir });
@@ -59,6 +63,7 @@ export async function startLocalEngine(
       ...soleWorkerOptions(db, { dataDir, fromEnv }),
       leaseMs: fromEnv.leaseMs,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
+      onCallStarted: () => callStarted(),
       onSaved: () => {
         saves++;
         for (const wake of waiting) wake();
@@ -71,6 +76,14 @@ export async function startLocalEngine(
         await db.close();
       },
       saves: () => saves,
+      callStarted: (timeoutMs) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, timeoutMs);
+          void firstCall.then(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        }),
       savedSince: (seen, timeoutMs) =>
         new Promise<void>((resolve) => {
           if (saves > seen) return resolve();

@@ -3,7 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listExperimentRows } from "@/lib/db/experiments/list-experiment-rows";
 import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
-import { experimentInputHash } from "@/lib/engine/create-experiment";
+import { experimentInputHash, startExperiment } from "@/lib/engine/create-experiment";
 import { experimentOutputRecord } from "@/lib/formats/experiment-output";
 import type { ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 import { createExperiment, listExperiments } from "@/lib/services/experiments";
@@ -65,18 +65,22 @@ export async function planOnTarget(target: DataTarget, input: CreateExperimentIn
  */
 export async function runOnTarget(target: DataTarget, request: RunRequest): Promise<void> {
   if (target.kind === "server") return runOnServer(target, request);
-  const { db, close, saves, savedSince } = await startLocalEngine(target, {
+  const { db, close, saves, savedSince, callStarted } = await startLocalEngine(target, {
     dotenv: request.dotenv,
     concurrency: request.input.concurrency,
     onWarning: (message) => request.reporter.error(message),
   });
+  // The rows still being added behind the first ones (startExperiment): the database closes after them.
+  let planned: Promise<void> | null = null;
   try {
     const userId = target.userId;
     let seen = 0;
     const resumed =
       request.resume &&
       (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request));
-    const experiment = resumed || (await created(db, userId, request));
+    const made = resumed ? null : await created(db, userId, request, callStarted(1_000));
+    planned = made?.planned ?? null;
+    const experiment = resumed || made!.experiment;
     // A run made now has nothing to read before the worker's first results: the first read waits
     // for them, so it does not queue on the database before the first claim.
     let firstRead = resumed ? null : savedSince(0, 1_000);
@@ -96,14 +100,30 @@ export async function runOnTarget(target: DataTarget, request: RunRequest): Prom
       wait: () => savedSince(seen, 1_000),
     });
   } finally {
+    await planned?.catch(() => {});
     await close();
   }
 }
 
-async function created(db: Database, userId: string, request: RunRequest): Promise<ExperimentSummary> {
-  const answer = await createExperiment({ db }, { userId, input: request.input });
-  if (!("experiment" in answer)) throw new Error("Creating an experiment answered without one");
-  return answer.experiment;
+/**
+ * The experiment made in this process: its first rows are queued at once and the rest follow once
+ * the worker's first calls are out (startExperiment), so those calls wait for no other row. A failure to add
+ * the rest fails the run (the follower then stops) and is reported here with its reason.
+ */
+async function created(
+  db: Database,
+  userId: string,
+  request: RunRequest,
+  restAfter: Promise<void>,
+): Promise<{ experiment: ExperimentSummary; planned: Promise<void> }> {
+  const firstRows = Math.max(16, 4 * request.input.concurrency);
+  const { experiment, planned } = await startExperiment({ db }, { userId, input: request.input, firstRows, restAfter });
+  return {
+    experiment,
+    planned: planned.catch((error: unknown) => {
+      request.reporter.error(`Queuing the experiments after the first ${firstRows} failed: ${(error as Error).message}`);
+    }),
+  };
 }
 
 /** The run --resume continues: the newest made from the same input that has not failed and covers the next row. */

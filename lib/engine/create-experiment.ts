@@ -5,16 +5,19 @@ import { concatenateDocuments } from "@/lib/core/experiment-document";
 import { renderTemplate } from "@/lib/core/template";
 import { countCodePoints, estimateTokens } from "@/lib/core/tokens";
 import { asUser } from "@/lib/db/as-user";
-import type { Database } from "@/lib/db/database";
+import type { Database, Queryable } from "@/lib/db/database";
 import type { ExperimentConfig } from "@/lib/db/experiments/experiment-config";
 import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
 import { priceBook } from "@/lib/db/pricing/pricing";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
-import { insertDataset } from "@/lib/db/runs/insert-dataset";
+import { insertDataset, insertDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertExperimentCells } from "@/lib/db/runs/insert-experiment-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
+import { continuePlanning, endPlanning, failPlanning } from "@/lib/db/runs/streamed-planning";
+import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
+import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
 import { readExperimentsCsv, type ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 import { applicablePrice } from "./applicable-price";
@@ -126,47 +129,157 @@ export async function createExperiment(
   { userId, input }: { userId: string; input: CreateExperimentInput },
 ): Promise<ExperimentSummary> {
   const checked = checkExperiment(input, limits);
+  return asUser(db, userId, (tx) => insertExperiment(tx, { userId, input, checked, toRow: checked.table.rows.length, limits }));
+}
+
+// After the first rows, the rest go in transactions of 128 rows, then twice as many each time up to
+// 2,000. A transaction holds PGlite's one thread (a cold one ~0.2 ms a row), and the worker's first
+// claims, made just as the first rows are queued, wait behind it: small ones first, so they wait
+// little; larger ones later, so 100,000 rows do not take a thousand transactions.
+const firstStreamedBatch = 128;
+const largestStreamedBatch = 2_000;
+
+/**
+ * createExperiment for a command that runs the experiment in its own process: the first
+ * firstRows rows' cells are queued in the first transaction, and the worker starts on them while
+ * the rest are added, in transactions of their own, behind them (the run is marked planning
+ * meanwhile, so it is not completed before its last cell is in). A 1,000-row run's first calls
+ * no longer wait ~200 ms for every row and cell to be inserted on a cold PGlite.
+ *
+ * Resolves once the first rows are queued; `planned` settles when every cell is in. When adding
+ * the rest fails, the run is failed saying how far it got, its open cells are cancelled and
+ * `planned` rejects; a run cancelled meanwhile stops the planner quietly.
+ */
+export async function startExperiment(
+  { db, limits = runLimitsFromEnv() }: CreateExperimentDeps,
+  {
+    userId,
+    input,
+    firstRows,
+    restAfter,
+  }: {
+    userId: string;
+    input: CreateExperimentInput;
+    firstRows: number;
+    /** The rest are added once this settles (the worker's first calls are out: its claims do not wait behind them). */
+    restAfter?: Promise<unknown>;
+  },
+): Promise<{ experiment: ExperimentSummary; planned: Promise<void> }> {
+  const checked = checkExperiment(input, limits);
+  const total = checked.table.rows.length;
+  const firstEnd = Math.min(total, input.fromRow - 1 + Math.max(1, firstRows));
+  const experiment = await asUser(db, userId, (tx) =>
+    insertExperiment(tx, { userId, input, checked, toRow: firstEnd, limits, planning: firstEnd < total }),
+  );
+  if (firstEnd === total) return { experiment, planned: Promise.resolve() };
+  const planned = Promise.resolve(restAfter)
+    .catch(() => {})
+    .then(() => addRows(db, { userId, runId: experiment.id, checked, from: firstEnd }));
+  // The caller may not look at it before the run ends; a failure is recorded on the run either way.
+  planned.catch(() => {});
+  return { experiment, planned };
+}
+
+/** The rows of a streamed experiment from `from` on, a transaction per batch, then the end of its planning. */
+async function addRows(
+  db: Database,
+  { userId, runId, checked, from }: { userId: string; runId: string; checked: CheckedExperiment; from: number },
+): Promise<void> {
   const { table } = checked;
-  return asUser(db, userId, async (tx) => {
-    checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: table.rows.length }, limits);
-    const promptVersionId = await insertPromptVersion(tx, {
-      promptId: null,
-      version: 1,
-      name: input.prompt.name,
-      type: "generator",
-      text: checked.document,
-      textHash: hashText(checked.document),
-    });
-    const datasetId = await insertDataset(tx, {
-      name: input.experiments.name,
-      source: "experiment",
-      headers: table.columns,
-      rows: table.rows.map((row) => Object.fromEntries(table.columns.map((column, index) => [column, row.values[index]]))),
-    });
-    const runId = await insertRun(tx, {
-      kind: "experiment",
-      promptId: null,
-      promptVersionId,
-      graderPromptId: null,
-      graderVersionId: null,
-      graderModel: null,
-      datasetId,
-      rowCount: table.rows.length,
-      trials: 1,
-      concurrency: input.concurrency,
-      providerConcurrency: {},
-      maxAttempts: input.retries + 1,
-      timeoutMs: Math.round(input.timeoutSeconds * 1000),
-      cache: input.cache,
-      budgetUsd: null,
-      budgetMode: "off",
-      columns: checked.targets.map((target) => ({ ...target, params: input.params, estimatedCostPerCell: null })),
-      kindConfig: { experiment: checked.config },
-    });
-    await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: input.fromRow - 1 });
-    await queuePlannedRun(tx, { runId });
-    return (await getExperimentSummary(tx, { id: runId }))!;
+  let next = from;
+  let batch = firstStreamedBatch;
+  try {
+    while (next < table.rows.length) {
+      const end = Math.min(table.rows.length, next + batch);
+      batch = Math.min(largestStreamedBatch, batch * 2);
+      const going = await asUser(db, userId, async (tx) => {
+        const run = await continuePlanning(tx, { runId });
+        if (!run) return false;
+        await insertDatasetRows(tx, { datasetId: run.datasetId, offset: next, rows: datasetRecords(table, next, end) });
+        await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: next, toRow: end });
+        return true;
+      });
+      // Cancelled (or failed) meanwhile: what is in stays as the cancel left it.
+      if (!going) break;
+      next = end;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await asUser(db, userId, (tx) => endPlanning(tx, { runId }));
+    // Its cells may all have finished before the last of them was added: nobody else would look.
+    await completeFinishedRuns(db, { runIds: [runId] });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await asUser(db, userId, (tx) =>
+      failPlanning(tx, {
+        runId,
+        error: `Planning failed after ${next} of ${table.rows.length} experiments were queued (${reason}). The rows that finished are kept; run the rest again.`,
+      }),
+    ).catch(() => {});
+    await cancelAllOpenCells(db, { runId, userId }).catch(() => {});
+    throw error;
+  }
+}
+
+/** Rows from..to-1 of the CSV as dataset records (column name to value). */
+function datasetRecords(table: ExperimentsTable, from: number, to: number): Array<Record<string, string>> {
+  return table.rows.slice(from, to).map((row) => Object.fromEntries(table.columns.map((column, index) => [column, row.values[index]])));
+}
+
+/**
+ * The experiment's run with rows 0..toRow-1 stored and their cells from input.fromRow on queued,
+ * in the caller's transaction; with planning, the rest are to follow (startExperiment).
+ */
+async function insertExperiment(
+  tx: Queryable,
+  {
+    userId,
+    input,
+    checked,
+    toRow,
+    limits,
+    planning = false,
+  }: { userId: string; input: CreateExperimentInput; checked: CheckedExperiment; toRow: number; limits: RunLimits; planning?: boolean },
+): Promise<ExperimentSummary> {
+  const { table } = checked;
+  checkQueuedCells({ queued: await countQueuedCells(tx, { userId }), adding: table.rows.length }, limits);
+  const promptVersionId = await insertPromptVersion(tx, {
+    promptId: null,
+    version: 1,
+    name: input.prompt.name,
+    type: "generator",
+    text: checked.document,
+    textHash: hashText(checked.document),
   });
+  const datasetId = await insertDataset(tx, {
+    name: input.experiments.name,
+    source: "experiment",
+    headers: table.columns,
+    rows: datasetRecords(table, 0, toRow),
+    rowCount: table.rows.length,
+  });
+  const runId = await insertRun(tx, {
+    kind: "experiment",
+    promptId: null,
+    promptVersionId,
+    graderPromptId: null,
+    graderVersionId: null,
+    graderModel: null,
+    datasetId,
+    rowCount: table.rows.length,
+    trials: 1,
+    concurrency: input.concurrency,
+    providerConcurrency: {},
+    maxAttempts: input.retries + 1,
+    timeoutMs: Math.round(input.timeoutSeconds * 1000),
+    cache: input.cache,
+    budgetUsd: null,
+    budgetMode: "off",
+    columns: checked.targets.map((target) => ({ ...target, params: input.params, estimatedCostPerCell: null })),
+    kindConfig: { experiment: checked.config },
+  });
+  await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: input.fromRow - 1, toRow });
+  await queuePlannedRun(tx, { runId, planning });
+  return (await getExperimentSummary(tx, { id: runId }))!;
 }
 
 /**

@@ -60,6 +60,8 @@ export interface WorkerOptions {
   journalDir?: string;
   /** Called after results were written, with their runs: a follower in this process reads then. */
   onSaved?: (runIds: ReadonlySet<string>) => void;
+  /** Called as a cell's call starts: a planner in this process adds the rest of a run after the first calls. */
+  onCallStarted?: () => void;
 }
 
 /** A running worker. */
@@ -90,6 +92,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const random = options.random ?? Math.random;
   const onError = options.onError ?? ((error: unknown) => console.error("[parallaxr worker]", error));
   const onSaved = options.onSaved ?? (() => {});
+  const onCallStarted = options.onCallStarted ?? (() => {});
 
   const stopController = new AbortController();
   const inFlight = new Map<string, ClaimedCell>();
@@ -358,6 +361,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     if (claimAhead && unmarked) startedIds.push(cell.id);
     inFlight.set(cell.id, cell);
     inFlightByRun.set(cell.runId, (inFlightByRun.get(cell.runId) ?? 0) + 1);
+    onCallStarted();
     (settings.kind === "batch"
       ? batches.execute(settings, cell)
       : executeCell(

@@ -11,12 +11,13 @@ export async function listActiveRunIds(db: Database): Promise<string[]> {
 
 /**
  * Marks completed each of the given queued or running runs (all of them when runIds is null)
- * that has no open cell left (a run whose every cell was skipped at creation ends here too). Called after each batch of results, and now and then as a sweep.
+ * that has no open cell left (a run whose every cell was skipped at creation ends here too), and
+ * none still to be added (runs.planning). Called after each batch of results, and now and then as a sweep.
  */
 export async function completeFinishedRuns(db: Database, { runIds }: { runIds: string[] | null }): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `update runs r set status = 'completed', started_at = coalesce(r.started_at, now()), finished_at = now()
-      where r.status in ('queued', 'running') and ($1::uuid[] is null or r.id = any($1::uuid[]))
+      where r.status in ('queued', 'running') and not r.planning and ($1::uuid[] is null or r.id = any($1::uuid[]))
         and not exists (select 1 from run_cells c where c.run_id = r.id and c.status in ('queued', 'running'))
       returning r.id`,
     [runIds],

@@ -1,0 +1,41 @@
+import type { Queryable } from "../database";
+
+/**
+ * A run handed to the workers while its cells are still being added (runs.planning, see
+ * supabase/migrations/0019_streamed_planning.sql), as the calling user.
+ */
+
+/**
+ * Before a batch of a run's cells: marks the run as heard from (a planner that stops is found by
+ * its silence, see finishInterruptedRuns) and answers its dataset's id, for the batch's rows. Null
+ * when the run can no longer take cells (cancelled or failed meanwhile): the planner stops there.
+ *
+ * Locking: the run's row is locked first (the update), so a cancel, which locks it too, either
+ * comes before (this batch sees it and stops) or after (and then cancels these cells).
+ */
+export async function continuePlanning(tx: Queryable, { runId }: { runId: string }): Promise<{ datasetId: string } | null> {
+  const { rows } = await tx.query<{ datasetId: string }>(
+    `update runs set updated_at = now() where id = $1 and planning and status in ('queued', 'running', 'paused')
+     returning dataset_id as "datasetId"`,
+    [runId],
+  );
+  return rows[0] ?? null;
+}
+
+/** After the last batch: the run is complete once its cells are. */
+export async function endPlanning(tx: Queryable, { runId }: { runId: string }): Promise<void> {
+  await tx.query("update runs set planning = false where id = $1", [runId]);
+}
+
+/**
+ * Fails a run whose planning stopped part way, with the reason; its open cells are the caller's to
+ * cancel. Returns false when the run was no longer planning or runnable (its status is left alone).
+ */
+export async function failPlanning(tx: Queryable, { runId, error }: { runId: string; error: string }): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `update runs set status = 'failed', error = $2, finished_at = now(), planning = false
+      where id = $1 and planning and status in ('queued', 'running', 'paused')`,
+    [runId, error],
+  );
+  return rowCount > 0;
+}

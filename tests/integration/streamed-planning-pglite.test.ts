@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeStreamedPlanning } from "./streamed-planning-suite";
+
+describeStreamedPlanning("PGlite", createPgliteTestDatabase);
