@@ -70,15 +70,17 @@ export async function runOnTarget(target: DataTarget, request: RunRequest): Prom
     concurrency: request.input.concurrency,
     onWarning: (message) => request.reporter.error(message),
   });
-  // The rows still being added behind the first ones (startExperiment): the database closes after them.
+  // The rows still being added behind the first ones (startExperiment): the database closes after
+  // them. A follow that ends before they are all in (interrupted, or the run failed) stops adding.
   let planned: Promise<void> | null = null;
+  const stopPlanning = new AbortController();
   try {
     const userId = target.userId;
     let seen = 0;
     const resumed =
       request.resume &&
       (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request));
-    const made = resumed ? null : await created(db, userId, request, callStarted(1_000));
+    const made = resumed ? null : await created(db, userId, request, { restAfter: callStarted(1_000), stop: stopPlanning.signal });
     planned = made?.planned ?? null;
     const experiment = resumed || made!.experiment;
     // A run made now has nothing to read before the worker's first results: the first read waits
@@ -100,6 +102,7 @@ export async function runOnTarget(target: DataTarget, request: RunRequest): Prom
       wait: () => savedSince(seen, 1_000),
     });
   } finally {
+    stopPlanning.abort();
     await planned?.catch(() => {});
     await close();
   }
@@ -114,10 +117,10 @@ async function created(
   db: Database,
   userId: string,
   request: RunRequest,
-  restAfter: Promise<void>,
+  { restAfter, stop }: { restAfter: Promise<void>; stop: AbortSignal },
 ): Promise<{ experiment: ExperimentSummary; planned: Promise<void> }> {
   const firstRows = Math.max(16, 4 * request.input.concurrency);
-  const { experiment, planned } = await startExperiment({ db }, { userId, input: request.input, firstRows, restAfter });
+  const { experiment, planned } = await startExperiment({ db }, { userId, input: request.input, firstRows, restAfter, stop });
   return {
     experiment,
     planned: planned.catch((error: unknown) => {

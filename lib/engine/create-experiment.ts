@@ -148,7 +148,8 @@ const largestStreamedBatch = 2_000;
  *
  * Resolves once the first rows are queued; `planned` settles when every cell is in. When adding
  * the rest fails, the run is failed saying how far it got, its open cells are cancelled and
- * `planned` rejects; a run cancelled meanwhile stops the planner quietly.
+ * `planned` rejects; a run cancelled meanwhile stops the planner quietly. `stop` (the command
+ * interrupted) ends it at the next batch the same way as a failure, and `planned` resolves.
  */
 export async function startExperiment(
   { db, limits = runLimitsFromEnv() }: CreateExperimentDeps,
@@ -157,12 +158,15 @@ export async function startExperiment(
     input,
     firstRows,
     restAfter,
+    stop,
   }: {
     userId: string;
     input: CreateExperimentInput;
     firstRows: number;
     /** The rest are added once this settles (the worker's first calls are out: its claims do not wait behind them). */
     restAfter?: Promise<unknown>;
+    /** Aborted: no more rows are added, and the run is failed saying how far it got. */
+    stop?: AbortSignal;
   },
 ): Promise<{ experiment: ExperimentSummary; planned: Promise<void> }> {
   const checked = checkExperiment(input, limits);
@@ -174,7 +178,7 @@ export async function startExperiment(
   if (firstEnd === total) return { experiment, planned: Promise.resolve() };
   const planned = Promise.resolve(restAfter)
     .catch(() => {})
-    .then(() => addRows(db, { userId, runId: experiment.id, checked, from: firstEnd }));
+    .then(() => addRows(db, { userId, runId: experiment.id, checked, from: firstEnd, stop }));
   // The caller may not look at it before the run ends; a failure is recorded on the run either way.
   planned.catch(() => {});
   return { experiment, planned };
@@ -183,13 +187,21 @@ export async function startExperiment(
 /** The rows of a streamed experiment from `from` on, a transaction per batch, then the end of its planning. */
 async function addRows(
   db: Database,
-  { userId, runId, checked, from }: { userId: string; runId: string; checked: CheckedExperiment; from: number },
+  { userId, runId, checked, from, stop }: { userId: string; runId: string; checked: CheckedExperiment; from: number; stop?: AbortSignal },
 ): Promise<void> {
   const { table } = checked;
   let next = from;
   let batch = firstStreamedBatch;
   try {
     while (next < table.rows.length) {
+      if (stop?.aborted) {
+        await endInFailure(db, {
+          userId,
+          runId,
+          error: `Interrupted after ${next} of ${table.rows.length} experiments were queued. The rows that finished are kept; run the rest again.`,
+        });
+        return;
+      }
       const end = Math.min(table.rows.length, next + batch);
       batch = Math.min(largestStreamedBatch, batch * 2);
       const going = await asUser(db, userId, async (tx) => {
@@ -209,15 +221,19 @@ async function addRows(
     await completeFinishedRuns(db, { runIds: [runId] });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await asUser(db, userId, (tx) =>
-      failPlanning(tx, {
-        runId,
-        error: `Planning failed after ${next} of ${table.rows.length} experiments were queued (${reason}). The rows that finished are kept; run the rest again.`,
-      }),
-    ).catch(() => {});
-    await cancelAllOpenCells(db, { runId, userId }).catch(() => {});
+    await endInFailure(db, {
+      userId,
+      runId,
+      error: `Planning failed after ${next} of ${table.rows.length} experiments were queued (${reason}). The rows that finished are kept; run the rest again.`,
+    }).catch(() => {});
     throw error;
   }
+}
+
+/** A streamed run whose planning stopped part way: failed with why, its cells not yet run cancelled. */
+async function endInFailure(db: Database, { userId, runId, error }: { userId: string; runId: string; error: string }): Promise<void> {
+  await asUser(db, userId, (tx) => failPlanning(tx, { runId, error }));
+  await cancelAllOpenCells(db, { runId, userId });
 }
 
 /** Rows from..to-1 of the CSV as dataset records (column name to value). */

@@ -159,6 +159,28 @@ export function describeStreamedPlanning(label: string, create: () => Promise<Te
       });
     });
 
+    it("stops adding rows when the command is interrupted, and fails the run saying how far it got", async (context) => {
+      if (!test) return context.skip();
+      await withWorker(async (db) => {
+        const rest = gate();
+        const stop = new AbortController();
+        const { experiment, planned } = await startExperiment(
+          { db },
+          { userId: userA, input, firstRows, restAfter: rest.opened, stop: stop.signal },
+        );
+        await waitFor(async () => ((await cellsOf(db, experiment.id)).every((cell) => cell.status === "ok") ? true : null), {
+          what: "the first rows to finish",
+        });
+        stop.abort();
+        rest.open();
+        await planned;
+        const run = await runRow(db, experiment.id);
+        expect(run).toMatchObject({ status: "failed", planning: false });
+        expect(run.error).toMatch(/^Interrupted after 4 of 30 experiments were queued\. The rows that finished are kept/);
+        expect(await cellsOf(db, experiment.id)).toEqual([0, 1, 2, 3].map((row) => ({ row, status: "ok" })));
+      });
+    });
+
     it("fails the run saying how far it got when adding the rest fails; what finished is kept, the rest cancelled", async (context) => {
       if (!test) return context.skip();
       await withWorker(async (db) => {
