@@ -36,7 +36,15 @@ export async function startLocalEngine(
     concurrency,
     onWarning,
     images = false,
-  }: { dotenv: Record<string, string>; concurrency: number; onWarning: (message: string) => void; images?: boolean },
+    prepare,
+  }: {
+    dotenv: Record<string, string>;
+    concurrency: number;
+    onWarning: (message: string) => void;
+    images?: boolean;
+    /** Runs on the database before the worker starts (nothing is claimed or put right before it ends). */
+    prepare?: (db: Database) => Promise<void>;
+  },
 ): Promise<LocalEngine> {
   const db = await target.open();
   const env = process.env;
@@ -46,6 +54,7 @@ export async function startLocalEngine(
   const firstCall = new Promise<void>((resolve) => (callStarted = resolve));
   const dataDir = databaseConfigFromEnv(env).dataDir ?? defaultDataDir;
   try {
+    await prepare?.(db);
     const secretKey = loadSecretKey({ env, dataDir });
     const fromEnv = workerOptionsFromEnv(env);
     const wrapCredentials = preferDotenv(dotenv);

@@ -3,7 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listExperimentRows } from "@/lib/db/experiments/list-experiment-rows";
 import { getExperimentSummary } from "@/lib/db/experiments/list-experiments";
-import { experimentInputHash, startExperiment } from "@/lib/engine/create-experiment";
+import { experimentInputHash, finishStreamedPlanning, startExperiment } from "@/lib/engine/create-experiment";
 import { experimentOutputRecord } from "@/lib/formats/experiment-output";
 import type { ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 import { createExperiment, listExperiments } from "@/lib/services/experiments";
@@ -65,21 +65,26 @@ export async function planOnTarget(target: DataTarget, input: CreateExperimentIn
  */
 export async function runOnTarget(target: DataTarget, request: RunRequest): Promise<void> {
   if (target.kind === "server") return runOnServer(target, request);
+  const userId = target.userId;
+  let resumed: ExperimentSummary | null = null;
   const { db, close, saves, savedSince, callStarted } = await startLocalEngine(target, {
     dotenv: request.dotenv,
     concurrency: request.input.concurrency,
     onWarning: (message) => request.reporter.error(message),
+    // Before the worker starts: a run to continue that a killed process was still adding rows to
+    // gets the rest now (the worker would otherwise fail it as a dead planner's).
+    prepare: async (db) => {
+      if (!request.resume) return;
+      resumed = resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request);
+      if (resumed) await finishStreamedPlanning({ db }, { userId, input: request.input, runId: resumed.id });
+    },
   });
   // The rows still being added behind the first ones (startExperiment): the database closes after
   // them. A follow that ends before they are all in (interrupted, or the run failed) stops adding.
   let planned: Promise<void> | null = null;
   const stopPlanning = new AbortController();
   try {
-    const userId = target.userId;
     let seen = 0;
-    const resumed =
-      request.resume &&
-      (await resumable(await listExperiments({ db }, { userId, inputHash: experimentInputHash(request.input) }), request));
     const made = resumed ? null : await created(db, userId, request, { restAfter: callStarted(1_000), stop: stopPlanning.signal });
     planned = made?.planned ?? null;
     const experiment = resumed || made!.experiment;

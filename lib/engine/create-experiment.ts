@@ -15,7 +15,7 @@ import { insertExperimentCells } from "@/lib/db/runs/insert-experiment-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
-import { continuePlanning, endPlanning, failPlanning } from "@/lib/db/runs/streamed-planning";
+import { continuePlanning, endPlanning, failPlanning, nextRowToPlan } from "@/lib/db/runs/streamed-planning";
 import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
@@ -182,6 +182,24 @@ export async function startExperiment(
   // The caller may not look at it before the run ends; a failure is recorded on the run either way.
   planned.catch(() => {});
   return { experiment, planned };
+}
+
+/**
+ * For `--resume` of a run whose planner stopped part way (its process was killed while adding
+ * rows): adds the rows it lacks, from the same files (the run was found by their hash), and ends
+ * its planning, so the run can be continued and finish instead of being failed. Run it before a
+ * worker starts on the database: a sole worker fails such a run as it puts right what dead
+ * processes left. Does nothing for a run that is not being planned.
+ */
+export async function finishStreamedPlanning(
+  { db, limits = runLimitsFromEnv() }: CreateExperimentDeps,
+  { userId, input, runId }: { userId: string; input: CreateExperimentInput; runId: string },
+): Promise<void> {
+  const planning = await asUser(db, userId, (tx) => continuePlanning(tx, { runId }));
+  if (!planning) return;
+  const checked = checkExperiment(input, limits);
+  const next = await asUser(db, userId, (tx) => nextRowToPlan(tx, { runId }));
+  await addRows(db, { userId, runId, checked, from: next });
 }
 
 /** The rows of a streamed experiment from `from` on, a transaction per batch, then the end of its planning. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperimentSchema } from "@/lib/api/experiments";
 import type { Database, Executor } from "@/lib/db/database";
 import { finishInterruptedRuns, interruptedStreamingError } from "@/lib/db/runs/finish-interrupted-runs";
-import { startExperiment } from "@/lib/engine/create-experiment";
+import { finishStreamedPlanning, startExperiment } from "@/lib/engine/create-experiment";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
@@ -204,6 +204,54 @@ export function describeStreamedPlanning(label: string, create: () => Promise<Te
         // Nothing of the failed batch is left: its transaction rolled back.
         expect(await cellsOf(db, experiment.id)).toEqual([0, 1, 2, 3].map((row) => ({ row, status: "ok" })));
       });
+    });
+
+    it("finishes the planning a killed process left, for --resume: the rest added, each row called once, the run complete", async (context) => {
+      if (!test) return context.skip();
+      const db = test.db;
+      // A process made the run, had its first rows answered, and was killed before adding the rest.
+      const { experiment } = await startExperiment({ db }, { userId: userA, input, firstRows, restAfter: new Promise<void>(() => {}) });
+      await db.query(
+        "update run_cells set status = 'ok', output_raw = 'answered before', finished_at = now() where run_id = $1 and row_index < 2",
+        [experiment.id],
+      );
+      // --resume, before its worker starts.
+      await finishStreamedPlanning({ db }, { userId: userA, input, runId: experiment.id });
+      expect(await runRow(db, experiment.id)).toMatchObject({ planning: false });
+      expect((await cellsOf(db, experiment.id)).map((cell) => cell.row)).toEqual(Array.from({ length: rows }, (_, n) => n));
+      // A sole worker started now puts right what dead processes left, and runs the rest.
+      provider = countingProvider();
+      const worker = await startWorker({
+        db,
+        providers: createProviderRegistry([provider]),
+        pollMs: 20,
+        reclaimOnStart: true,
+        onError: () => {},
+      });
+      try {
+        const done = await waitFor(
+          async () => {
+            const current = await getExperiment({ db }, { userId: userA, experimentId: experiment.id });
+            return current.status === "completed" ? current : null;
+          },
+          { what: "the resumed experiment to complete" },
+        );
+        expect(done.rows.map((row) => row.output)).toEqual([
+          "answered before",
+          "answered before",
+          ...Array.from({ length: rows - 2 }, (_, n) => `answer ${n + 3}`),
+        ]);
+        // The two rows answered before the kill were not called again; every other row once.
+        expect([...provider.calls.keys()].sort((a, b) => Number(a) - Number(b))).toEqual(
+          Array.from({ length: rows - 2 }, (_, n) => String(n + 3)),
+        );
+        expect([...provider.calls.values()].every((times) => times === 1)).toBe(true);
+      } finally {
+        await worker.stop({ graceMs: 0 });
+      }
+      // Nothing to do for a run that is not being planned.
+      await finishStreamedPlanning({ db }, { userId: userA, input, runId: experiment.id });
+      expect(await cellsOf(db, experiment.id)).toHaveLength(rows);
     });
 
     it("fails a run whose planner died part way, once it is found, keeping what finished", async (context) => {

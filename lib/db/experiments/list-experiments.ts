@@ -21,18 +21,14 @@ type SummaryRow = {
   counts: ExperimentSummary["counts"];
 };
 
-/**
- * The calling user's experiment runs, newest first, at most limit; with inputHash, only those made
- * from the same input whose cells are all in (one still marked planning was left by a process that
- * stopped while adding them: `--resume` does not continue it, and the next worker fails it).
- */
+/** The calling user's experiment runs, newest first, at most limit; with inputHash, only those made from the same input. */
 export async function listExperiments(
   tx: Queryable,
   { limit, inputHash = null }: { limit: number; inputHash?: string | null },
 ): Promise<ExperimentSummary[]> {
   const { rows } = await tx.query<SummaryRow>(
     `select ${summaryColumns} from runs r
-      where r.kind = 'experiment' and ($2::text is null or (r.config -> 'experiment' ->> 'inputHash' = $2 and not r.planning))
+      where r.kind = 'experiment' and ($2::text is null or r.config -> 'experiment' ->> 'inputHash' = $2)
       order by r.created_at desc, r.id limit $1`,
     [limit, inputHash],
   );

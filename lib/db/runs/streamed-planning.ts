@@ -39,3 +39,15 @@ export async function failPlanning(tx: Queryable, { runId, error }: { runId: str
   );
   return rowCount > 0;
 }
+
+/** The first row a run being planned has no cell for: its cells are added in row order, a batch per transaction. */
+export async function nextRowToPlan(tx: Queryable, { runId }: { runId: string }): Promise<number> {
+  const { rows } = await tx.query<{ next: number }>(
+    `select coalesce(max(c.row_index) + 1, (r.config -> 'experiment' ->> 'fromRow')::int - 1, 0)::int as next
+       from runs r left join run_cells c on c.run_id = r.id
+      where r.id = $1
+      group by r.id, r.config`,
+    [runId],
+  );
+  return rows[0]?.next ?? 0;
+}
