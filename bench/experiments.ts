@@ -318,6 +318,7 @@ async function main(): Promise<void> {
   const startup = (program: Measured["program"]) => median(pick("start-up", program).map((entry) => entry.firstCallMs ?? Number.NaN));
   const againstEntry = (what: string) => pick(what, "against")[0];
   const [parallel, parallelBase] = [pick(`concurrency ${concurrency}`, "parallaxr")[0], pick(`concurrency ${concurrency}`, "baseline")[0]];
+  const parallelAgainst = againstBin ? againstEntry(`concurrency ${concurrency}`) : null;
   const [sequential, sequentialBase] = [pick("sequential", "parallaxr")[0], pick("sequential", "baseline")[0]];
   const fresh = pick("new data folder", "parallaxr")[0];
   const viaServer = pick("start-up via server", "parallaxr");
@@ -328,9 +329,7 @@ async function main(): Promise<void> {
       baseline: `${formatMs(parallelBase.wallMs)} (${percent(ideal / parallelBase.wallMs)})`,
       ratio: (parallel.wallMs / parallelBase.wallMs).toFixed(2),
       target: ideal / parallel.wallMs >= 0.9 ? "met (>= 90%)" : "missed (>= 90%)",
-      against: againstBin
-        ? `${formatMs(againstEntry(`concurrency ${concurrency}`).wallMs)} (${percent(ideal / againstEntry(`concurrency ${concurrency}`).wallMs)})`
-        : undefined,
+      against: parallelAgainst ? `${formatMs(parallelAgainst.wallMs)} (${percent(ideal / parallelAgainst.wallMs)})` : undefined,
     },
     {
       measure: `${sequentialRows} rows, sequential: overhead per row beyond ${latencyMs} ms`,

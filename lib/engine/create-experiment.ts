@@ -15,12 +15,12 @@ import { insertExperimentCells } from "@/lib/db/runs/insert-experiment-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
-import { continuePlanning, endPlanning, failPlanning, nextRowToPlan } from "@/lib/db/runs/streamed-planning";
-import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
+import { continuePlanning, endPlanning, nextRowToPlan } from "@/lib/db/runs/streamed-planning";
 import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
 import { readExperimentsCsv, type ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 import { applicablePrice } from "./applicable-price";
+import { failPlanning } from "./fail-planning";
 import { InvalidInputError } from "./errors";
 import { checkCellCount, checkPromptSize, checkQueuedCells, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
@@ -213,7 +213,7 @@ async function addRows(
   try {
     while (next < table.rows.length) {
       if (stop?.aborted) {
-        await endInFailure(db, {
+        await failPlanning(db, {
           userId,
           runId,
           error: `Interrupted after ${next} of ${table.rows.length} experiments were queued. The rows that finished are kept; run the rest again.`,
@@ -239,19 +239,13 @@ async function addRows(
     await completeFinishedRuns(db, { runIds: [runId] });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await endInFailure(db, {
+    await failPlanning(db, {
       userId,
       runId,
       error: `Planning failed after ${next} of ${table.rows.length} experiments were queued (${reason}). The rows that finished are kept; run the rest again.`,
     }).catch(() => {});
     throw error;
   }
-}
-
-/** A streamed run whose planning stopped part way: failed with why, its cells not yet run cancelled. */
-async function endInFailure(db: Database, { userId, runId, error }: { userId: string; runId: string; error: string }): Promise<void> {
-  await asUser(db, userId, (tx) => failPlanning(tx, { runId, error }));
-  await cancelAllOpenCells(db, { runId, userId });
 }
 
 /** Rows from..to-1 of the CSV as dataset records (column name to value). */

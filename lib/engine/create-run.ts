@@ -10,10 +10,8 @@ import type { Database, Queryable } from "@/lib/db/database";
 import { getDatasetItem } from "@/lib/db/datasets/get-dataset-item";
 import { getPromptById, markPromptRun } from "@/lib/db/prompts/prompts";
 import { analyzeRunCells } from "@/lib/db/runs/analyze-run-cells";
-import { cancelAllOpenCells } from "@/lib/db/runs/cancel-open-cells";
 import { countQueuedCells } from "@/lib/db/runs/count-queued-cells";
 import { findActiveRun } from "@/lib/db/runs/find-active-run";
-import { failPlannedRun } from "@/lib/db/runs/fail-planned-run";
 import { getChangeCursor } from "@/lib/db/runs/get-change-cursor";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
@@ -25,6 +23,7 @@ import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { ActiveRunError, NotFoundError, ValidationError } from "./errors";
+import { failPlanning } from "./fail-planning";
 import { planRun, type RunPlanEstimate } from "./plan-run";
 import { checkCellCount, checkPromptSize, checkQueuedCells, checkRenderedSize, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
@@ -327,7 +326,7 @@ async function planOrCreateRun(
     return await createInBatches(db, userId, first, columns.length);
   } catch (error) {
     // Half a plan never runs: the run is failed with the reason, its cells cancelled.
-    await failPlanning(db, userId, first.runId, error).catch(() => {});
+    await failPlanningOf(db, userId, first.runId, error).catch(() => {});
     throw error;
   }
 }
@@ -378,15 +377,13 @@ async function readBack(
   return { ...summary, plan, cursor: await getChangeCursor(tx) };
 }
 
-async function failPlanning(db: Database, userId: string, runId: string, error: unknown): Promise<void> {
+function failPlanningOf(db: Database, userId: string, runId: string, error: unknown): Promise<void> {
   const reason = error instanceof Error ? error.message : String(error);
-  await asUser(db, userId, (tx) =>
-    failPlannedRun(tx, {
-      runId,
-      error: `Planning failed before all of this run's cells were created (${reason}). Nothing of it ran; create the run again.`,
-    }),
-  );
-  await cancelAllOpenCells(db, { runId, userId });
+  return failPlanning(db, {
+    userId,
+    runId,
+    error: `Planning failed before all of this run's cells were created (${reason}). Nothing of it ran; create the run again.`,
+  });
 }
 
 /** Rendered length of each row (the template alone when there are no rows), from lengths only. */

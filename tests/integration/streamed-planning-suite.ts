@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperimentSchema } from "@/lib/api/experiments";
 import type { Database, Executor } from "@/lib/db/database";
 import { finishInterruptedRuns, interruptedStreamingError } from "@/lib/db/runs/finish-interrupted-runs";
+import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
 import { finishStreamedPlanning, startExperiment } from "@/lib/engine/create-experiment";
 import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createProviderRegistry } from "@/lib/providers/registry";
@@ -115,8 +116,9 @@ export function describeStreamedPlanning(label: string, create: () => Promise<Te
           what: "the first rows to finish",
         });
         expect((await cellsOf(db, experiment.id)).map((cell) => cell.row)).toEqual([0, 1, 2, 3]);
-        // Every cell in so far has finished, and the worker has looked (its claims came back empty): still not complete.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Every cell in so far has finished; the completion check the worker makes (after its results
+        // and in its sweeps) leaves the run alone: still not complete.
+        expect(await completeFinishedRuns(db, { runIds: [experiment.id] })).toEqual([]);
         expect(await runRow(db, experiment.id)).toMatchObject({ status: "running", planning: true });
 
         rest.open();

@@ -1,12 +1,15 @@
 import type { Queryable } from "../database";
 
 /**
- * Fails a run that is still being planned, with the reason, as the calling user. Returns false
- * when the run is no longer planned (queued, or cancelled meanwhile): its status is left alone.
+ * Fails a run that is still being planned, with the reason, as the calling user: a planned run,
+ * or one whose first cells run while the rest are added (runs.planning). Returns false when it is
+ * no longer being planned (queued with all its cells, or cancelled meanwhile): its status is left
+ * alone.
  */
 export async function failPlannedRun(tx: Queryable, { runId, error }: { runId: string; error: string }): Promise<boolean> {
   const { rowCount } = await tx.query(
-    "update runs set status = 'failed', error = $2, finished_at = now() where id = $1 and status = 'planned'",
+    `update runs set status = 'failed', error = $2, finished_at = now(), planning = false
+      where id = $1 and (status = 'planned' or (planning and status in ('queued', 'running', 'paused')))`,
     [runId, error],
   );
   return rowCount > 0;

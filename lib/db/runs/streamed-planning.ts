@@ -27,19 +27,6 @@ export async function endPlanning(tx: Queryable, { runId }: { runId: string }): 
   await tx.query("update runs set planning = false where id = $1", [runId]);
 }
 
-/**
- * Fails a run whose planning stopped part way, with the reason; its open cells are the caller's to
- * cancel. Returns false when the run was no longer planning or runnable (its status is left alone).
- */
-export async function failPlanning(tx: Queryable, { runId, error }: { runId: string; error: string }): Promise<boolean> {
-  const { rowCount } = await tx.query(
-    `update runs set status = 'failed', error = $2, finished_at = now(), planning = false
-      where id = $1 and planning and status in ('queued', 'running', 'paused')`,
-    [runId, error],
-  );
-  return rowCount > 0;
-}
-
 /** The first row a run being planned has no cell for: its cells are added in row order, a batch per transaction. */
 export async function nextRowToPlan(tx: Queryable, { runId }: { runId: string }): Promise<number> {
   const { rows } = await tx.query<{ next: number }>(
