@@ -67,7 +67,7 @@ function start(cwd = workDir): void {
     "-c",
     cwd,
     ...Object.entries(vars).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-    `node ${bin} batch-run; echo EXIT=$?; sleep 600`,
+    `node ${bin} batch-run; echo "EXIT=$?."; sleep 600`,
   );
 }
 
@@ -218,7 +218,7 @@ describe("parallaxr batch-run's builder in a terminal", () => {
       expect(text).toMatch(/^j-0000\d\d {2}p-000[2-6] {2}mock {6}mock-image(-b| {2}) {2}success +\d+\.\d$/m);
       for (const line of lines(text)) expect(line.length).toBeLessThanOrEqual(80);
 
-      text = await waitFor("EXIT=0", "end", { history: true });
+      text = await waitFor("EXIT=0.", "end", { history: true });
       const command =
         "parallaxr batch-run --prompts prompts.txt --matrix matrix.yaml --out runs/prompts --concurrency 3 " +
         "--provider-concurrency mock=2 --budget 5 --budget-mode strict --prompt-range 2-6";
@@ -286,8 +286,9 @@ describe("parallaxr batch-run's builder in a terminal", () => {
       keys("y");
       await waitFor(/Run cancelled: \d+ success, 0 failed, 0 skipped\./, "stop-cancelled", { timeoutMs: 60_000 });
       // a stop ends the command as Ctrl-C does: exit 130, the outputs kept for --resume
-      text = await waitFor(/EXIT=\d+/, "stop-end", { history: true });
-      expect(text).toContain("EXIT=130");
+      // The exit code ends with a dot: a screen read while "EXIT=130" is half drawn ("EXIT=13") is not an answer.
+      text = await waitFor(/EXIT=\d+\./, "stop-end", { history: true });
+      expect(text).toContain("EXIT=130.");
       // A job in flight when the run was cancelled may still finish: the view's last drawing and the
       // command's summary both count it.
       const done = Number(/Batch prompts cancelled: (\d+) success, 0 failed, 0 skipped, (\d+) not run/.exec(text)?.[1]);
@@ -316,7 +317,7 @@ describe("parallaxr batch-run's builder in a terminal", () => {
       text = await waitFor("Quit the builder?", "quit-asked");
       expect(lines(text).at(-1)).toBe("Quit the builder? Nothing has been written or run. y: quit, n: stay");
       keys("y");
-      text = await waitFor("EXIT=0", "quit-end", { history: true });
+      text = await waitFor("EXIT=0.", "quit-end", { history: true });
       expect(text).toContain("Batch run builder: quit, nothing was written.");
       expect(readdirSync(empty)).toEqual(["prompts.txt"]);
     } finally {
