@@ -1,9 +1,12 @@
-import { generateText, streamText, type CallWarning, type LanguageModel, type LanguageModelUsage, type ProviderMetadata } from "ai";
+import { streamText, type CallWarning, type LanguageModel, type LanguageModelUsage, type ProviderMetadata } from "ai";
 import { ProviderError } from "../provider-error";
 import type { ModelInfo, TextProvider } from "../types";
 import { rethrowAsProviderError, type ErrorContext, type VendorErrorCodes } from "./classify-error";
 import { readParams, type StandardParamName, type StandardParams } from "./read-params";
 import { toResult } from "./to-result";
+
+/** A vendor's model as its AI SDK provider package makes it (the SDK's language model specification, v3). */
+export type SdkLanguageModel = Extract<LanguageModel, { specificationVersion: "v3" }>;
 
 /** How one vendor plugs into the shared AI SDK adapter. */
 export interface AiSdkProviderConfig {
@@ -16,20 +19,23 @@ export interface AiSdkProviderConfig {
   supportedParams: readonly StandardParamName[];
   errorCodes: VendorErrorCodes;
   /** The SDK's model; the adapters load their vendor's SDK on the first call (load-once.ts). */
-  languageModel(model: string): LanguageModel | Promise<LanguageModel>;
+  languageModel(model: string): SdkLanguageModel | Promise<SdkLanguageModel>;
   listModels(): Promise<ModelInfo[]>;
   contextWindow(model: string): Promise<number | null>;
   /** The call's cost in US dollars, for vendors that report it in their answer. */
   costUsd?(metadata: ProviderMetadata | undefined): number | null;
 }
 
-/** A TextProvider that calls a vendor through the AI SDK's generateText and streamText. */
+/**
+ * A TextProvider that calls a vendor through its AI SDK model: one answer through the model's own
+ * doGenerate (generateAnswer), a streamed one through the SDK's streamText.
+ */
 export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvider {
   // The SDK's model for each model name, made once and used for every call, as the SDK intends:
   // making one builds its answer schemas, which the SDK's validation then compiles on first use
   // (about half a millisecond of every call when made per call).
-  const models = new Map<string, Promise<LanguageModel>>();
-  const languageModel = (model: string): Promise<LanguageModel> => {
+  const models = new Map<string, Promise<SdkLanguageModel>>();
+  const languageModel = (model: string): Promise<SdkLanguageModel> => {
     let made = models.get(model);
     if (!made) {
       if (models.size >= 256) models.clear();
@@ -66,7 +72,9 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
         abortSignal: request.signal,
       };
       try {
-        const answer = request.onDelta ? await streamAnswer(call, request.onDelta, config.label) : await generateAnswer(call);
+        const answer = request.onDelta
+          ? await streamAnswer(call, request.onDelta, config.label)
+          : await generateAnswer(call.model, { system: values.system, prompt: request.prompt, settings: callSettings(values), signal: request.signal });
         const allWarnings = [...warnings, ...answer.sdkWarnings.map((warning) => describeWarning(warning, config.label))];
         const result = toResult(answer, request.prompt, values.system, allWarnings);
         return config.costUsd ? { ...result, costUsd: config.costUsd(answer.providerMetadata) } : result;
@@ -92,21 +100,40 @@ function callSettings(values: StandardParams) {
 
 interface Answer {
   text: string;
-  usage: LanguageModelUsage | undefined;
+  usage: Pick<LanguageModelUsage, "inputTokens" | "outputTokens"> | undefined;
   finishReason: string | null;
   sdkWarnings: CallWarning[];
   providerMetadata: ProviderMetadata | undefined;
 }
 
-type Call = Parameters<typeof generateText>[0] & Parameters<typeof streamText>[0];
+type Call = Parameters<typeof streamText>[0];
 
-async function generateAnswer(call: Call): Promise<Answer> {
-  const result = await generateText(call);
+/**
+ * One answer from the vendor's model, asked through the model's own doGenerate: the call the SDK's
+ * generateText makes for a prompt without tools, without generateText's work around it (validating
+ * the prompt's messages against its schemas, telemetry spans, retries, tool steps), which was
+ * ~0.75 ms of every call's time between an answer and the next call (bench/README.md). The prompt
+ * is one system text and one user text, made here, so there is nothing to validate; the parameters
+ * were checked by readParams; the engine owns retries. The answer's text, usage and finish reason
+ * are read as generateText reads them.
+ */
+export async function generateAnswer(
+  model: SdkLanguageModel,
+  request: { system: string | undefined; prompt: string; settings?: Partial<ReturnType<typeof callSettings>>; signal?: AbortSignal },
+): Promise<Answer> {
+  const result = await model.doGenerate({
+    prompt: [
+      ...(request.system === undefined ? [] : [{ role: "system" as const, content: request.system }]),
+      { role: "user", content: [{ type: "text", text: request.prompt }] },
+    ],
+    ...request.settings,
+    abortSignal: request.signal,
+  });
   return {
-    text: result.text,
-    usage: result.usage,
-    finishReason: result.finishReason,
-    sdkWarnings: result.warnings ?? [],
+    text: result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
+    usage: { inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total },
+    finishReason: result.finishReason.unified,
+    sdkWarnings: result.warnings,
     providerMetadata: result.providerMetadata,
   };
 }

@@ -34,17 +34,21 @@ const cannedAnswer = JSON.stringify({
 });
 
 /**
- * Runs the AI SDK's generateText once against a model whose fetch answers from memory: the SDK's
- * first call builds and compiles its prompt and answer schemas (zod), ~20 ms on the bench machine,
- * which the command's first real call would otherwise spend after its claim. Nothing goes out:
- * the model's fetch is the canned one, and its base URL a name that never resolves (.invalid).
+ * Asks an AI SDK model once, as the adapters ask theirs (generateAnswer), with a fetch that answers
+ * from memory: the SDK's first call builds and compiles its answer schemas (zod), ~20 ms on the
+ * bench machine, which the command's first real call would otherwise spend after its claim.
+ * Nothing goes out: the model's fetch is the canned one, and its base URL a name that never
+ * resolves (.invalid).
  */
 export async function warmUpSdk(): Promise<void> {
-  const [{ generateText }, { createOpenAICompatible }] = await Promise.all([import("ai"), import("@ai-sdk/openai-compatible")]);
+  const [{ generateAnswer }, { createOpenAICompatible }] = await Promise.all([
+    import("./ai-sdk-text-provider"),
+    import("@ai-sdk/openai-compatible"),
+  ]);
   const model = createOpenAICompatible({
     name: "warm-up",
     baseURL: "http://warm-up.invalid/v1",
     fetch: async () => new Response(cannedAnswer, { headers: { "content-type": "application/json" } }),
   }).chatModel("warm-up");
-  await generateText({ model, prompt: "warm-up", maxRetries: 0 });
+  await generateAnswer(model, { system: undefined, prompt: "warm-up" });
 }

@@ -6,7 +6,7 @@ describe("warmUpSdk", () => {
     vi.unstubAllGlobals();
   });
 
-  it("runs the AI SDK's generateText once without anything leaving the process", async () => {
+  it("asks an AI SDK model once, as the adapters do, without anything leaving the process", async () => {
     const requests: string[] = [];
     // Every request through the global fetch is refused and recorded: the warm-up must use none.
     vi.stubGlobal("fetch", async (input: RequestInfo | URL) => {
