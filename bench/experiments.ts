@@ -169,7 +169,10 @@ async function main(): Promise<void> {
     values.starts,
     values.concurrency,
   ].map(Number);
-  if (![rows, sequentialRows, sequentialRepeats, starts, concurrency].every((value) => Number.isInteger(value) && value >= 1) || !(latencyMs >= 0)) {
+  if (
+    ![rows, sequentialRows, sequentialRepeats, starts, concurrency].every((value) => Number.isInteger(value) && value >= 1) ||
+    !(latencyMs >= 0)
+  ) {
     console.error(
       "usage: npm run bench:experiments -- [--rows N] [--sequential-rows N] [--sequential-repeats N] [--latency MS] [--starts N] [--concurrency N] [--launcher bundle|tsx] [--via-server] [--against DIR]",
     );
@@ -325,9 +328,13 @@ async function main(): Promise<void> {
   const [parallel, parallelBase] = [pick(`concurrency ${concurrency}`, "parallaxr")[0], pick(`concurrency ${concurrency}`, "baseline")[0]];
   const parallelAgainst = againstBin ? againstEntry(`concurrency ${concurrency}`) : null;
   // The run with the median overhead of each program's sequential repeats.
-  const medianRun = (entries: Measured[]) => [...entries].sort((a, b) => overheadPerRow(a) - overheadPerRow(b))[Math.floor((entries.length - 1) / 2)];
+  const medianRun = (entries: Measured[]) =>
+    [...entries].sort((a, b) => overheadPerRow(a) - overheadPerRow(b))[Math.floor((entries.length - 1) / 2)];
   const [sequential, sequentialBase] = [medianRun(pick("sequential", "parallaxr")), medianRun(pick("sequential", "baseline"))];
-  const overheads = (program: Measured["program"]) => pick("sequential", program).map((entry) => overheadPerRow(entry).toFixed(1)).join(", ");
+  const overheads = (program: Measured["program"]) =>
+    pick("sequential", program)
+      .map((entry) => overheadPerRow(entry).toFixed(1))
+      .join(", ");
   const fresh = pick("new data folder", "parallaxr")[0];
   const viaServer = pick("start-up via server", "parallaxr");
   const rowsOfTable = [
@@ -345,7 +352,9 @@ async function main(): Promise<void> {
       baseline: `${overheadPerRow(sequentialBase).toFixed(1)} ms (${overheads("baseline")})`,
       ratio: `+${(overheadPerRow(sequential) - overheadPerRow(sequentialBase)).toFixed(1)} ms`,
       target: overheadPerRow(sequential) <= 5 ? "met (<= 5 ms)" : "missed (<= 5 ms)",
-      against: againstBin ? `${overheadPerRow(medianRun(pick("sequential", "against"))).toFixed(1)} ms (${overheads("against")})` : undefined,
+      against: againstBin
+        ? `${overheadPerRow(medianRun(pick("sequential", "against"))).toFixed(1)} ms (${overheads("against")})`
+        : undefined,
     },
     {
       measure: `start to first call, existing folder (median of ${starts})`,

@@ -74,7 +74,12 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
       try {
         const answer = request.onDelta
           ? await streamAnswer(call, request.onDelta, config.label)
-          : await generateAnswer(call.model, { system: values.system, prompt: request.prompt, settings: callSettings(values), signal: request.signal });
+          : await generateAnswer(call.model, {
+              system: values.system,
+              prompt: request.prompt,
+              settings: callSettings(values),
+              signal: request.signal,
+            });
         const allWarnings = [...warnings, ...answer.sdkWarnings.map((warning) => describeWarning(warning, config.label))];
         const result = toResult(answer, request.prompt, values.system, allWarnings);
         return config.costUsd ? { ...result, costUsd: config.costUsd(answer.providerMetadata) } : result;
