@@ -62,24 +62,17 @@ export function createAiSdkTextProvider(config: AiSdkProviderConfig): TextProvid
         signal: request.signal,
         codes: config.errorCodes,
       };
-      const call = {
-        model: await languageModel(request.model),
+      const model = await languageModel(request.model);
+      const asked: AnswerRequest = {
         system: values.system,
-        messages: [{ role: "user" as const, content: request.prompt }],
-        ...callSettings(values),
-        // The engine owns retries and their backoff; the SDK would retry 2 more times by default.
-        maxRetries: 0,
-        abortSignal: request.signal,
+        prompt: request.prompt,
+        settings: callSettings(values),
+        signal: request.signal,
       };
       try {
         const answer = request.onDelta
-          ? await streamAnswer(call, request.onDelta, config.label)
-          : await generateAnswer(call.model, {
-              system: values.system,
-              prompt: request.prompt,
-              settings: callSettings(values),
-              signal: request.signal,
-            });
+          ? await streamAnswer(model, asked, request.onDelta, config.label)
+          : await generateAnswer(model, asked);
         const allWarnings = [...warnings, ...answer.sdkWarnings.map((warning) => describeWarning(warning, config.label))];
         const result = toResult(answer, request.prompt, values.system, allWarnings);
         return config.costUsd ? { ...result, costUsd: config.costUsd(answer.providerMetadata) } : result;
@@ -111,7 +104,13 @@ interface Answer {
   providerMetadata: ProviderMetadata | undefined;
 }
 
-type Call = Parameters<typeof streamText>[0];
+/** One prompt as the adapter asks it: a system text and a user text, with the call's parameters. */
+interface AnswerRequest {
+  system: string | undefined;
+  prompt: string;
+  settings?: Partial<ReturnType<typeof callSettings>>;
+  signal?: AbortSignal;
+}
 
 /**
  * One answer from the vendor's model, asked through the model's own doGenerate: the call the SDK's
@@ -122,10 +121,7 @@ type Call = Parameters<typeof streamText>[0];
  * were checked by readParams; the engine owns retries. The answer's text, usage and finish reason
  * are read as generateText reads them.
  */
-export async function generateAnswer(
-  model: SdkLanguageModel,
-  request: { system: string | undefined; prompt: string; settings?: Partial<ReturnType<typeof callSettings>>; signal?: AbortSignal },
-): Promise<Answer> {
+export async function generateAnswer(model: SdkLanguageModel, request: AnswerRequest): Promise<Answer> {
   const result = await model.doGenerate({
     prompt: [
       ...(request.system === undefined ? [] : [{ role: "system" as const, content: request.system }]),
@@ -143,9 +139,23 @@ export async function generateAnswer(
   };
 }
 
-async function streamAnswer(call: Call, onDelta: (text: string) => void, label: string): Promise<Answer> {
-  // Errors arrive as stream parts and are thrown from here; the default onError would also log them.
-  const result = streamText({ ...call, onError: () => {} });
+async function streamAnswer(
+  model: SdkLanguageModel,
+  request: AnswerRequest,
+  onDelta: (text: string) => void,
+  label: string,
+): Promise<Answer> {
+  const result = streamText({
+    model,
+    system: request.system,
+    messages: [{ role: "user", content: request.prompt }],
+    ...request.settings,
+    // The engine owns retries and their backoff; the SDK would retry 2 more times by default.
+    maxRetries: 0,
+    abortSignal: request.signal,
+    // Errors arrive as stream parts and are thrown from here; the default onError would also log them.
+    onError: () => {},
+  });
   let text = "";
   let usage: LanguageModelUsage | undefined;
   let finishReason: string | null = null;
@@ -169,7 +179,7 @@ async function streamAnswer(call: Call, onDelta: (text: string) => void, label: 
         providerMetadata = part.providerMetadata;
         break;
       case "abort":
-        throw call.abortSignal?.reason ?? new DOMException("The stream was aborted", "AbortError");
+        throw request.signal?.reason ?? new DOMException("The stream was aborted", "AbortError");
       case "finish":
         usage = part.totalUsage;
         finishReason = part.finishReason;
