@@ -245,8 +245,16 @@ export const createTokenSchema = envelope({ name: z.string().trim().min(1, "a to
 /** Body of POST /api/v1/session: signs a browser in with an access token. */
 export const signInSchema = envelope({ token: z.string().trim().min(1, "paste your access token").max(200) });
 
-/** The most characters of each output a run read may ask for. */
-const outputChars = z.coerce.number({ message: "outputChars must be a number" }).int().min(1).max(1_000_000).optional();
+/**
+ * How many characters of each output a run read asks for; 0 sends none (status, tokens and cost
+ * only). Zod puts a schema's own message on every check, so the one message names the range.
+ */
+const outputChars = z.coerce
+  .number({ message: "outputChars must be a whole number from 0 to 1000000" })
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .optional();
 
 /** Query of POST /api/v1/runs: ?dryRun=true plans the run without creating it. */
 export const createRunQuerySchema = queryParams({
@@ -267,7 +275,7 @@ export const runExportQuerySchema = queryParams({
 /** Query of GET /api/v1/runs/{id}/events: outputChars as for the run, and after= the last seq seen. */
 export const runEventsQuerySchema = queryParams({
   outputChars,
-  after: z.coerce.number({ message: "after must be a number" }).int().min(0).optional(),
+  after: z.coerce.number({ message: "after must be a whole number, 0 or more" }).int().min(0).optional(),
 });
 
 /** Query of GET /api/v1/datasets/{id}: how many rows to send with it. */

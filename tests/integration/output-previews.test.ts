@@ -49,6 +49,12 @@ describe("output previews", () => {
       outputTruncated: null,
     });
 
+    // 0 characters: no text, still the status and numbers, and marked cut
+    const bare = await getRun({ db: test.db }, { userId: userA, runId: run.id, outputChars: 0 });
+    const [longBare, shortBare] = bare.cells.sort((a, b) => a.row - b.row);
+    expect(longBare).toMatchObject({ output: "", outputTruncated: true, status: longCell.status, tokensOut: longCell.tokensOut });
+    expect(shortBare).toMatchObject({ output: "", outputTruncated: true });
+
     // the event stream's reader cuts the same way
     const changes = await asUser(test.db, userA, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0, outputChars: 201 }));
     expect(changes.find((cell) => cell.id === longCell.id)).toMatchObject({ output: longPreview.output, outputTruncated: true });

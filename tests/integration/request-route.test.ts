@@ -97,7 +97,15 @@ describe("route()", () => {
       'unknown query parameter "outputchars" (did you mean "outputChars"?)',
     );
     const notNumber = await run("?outputChars=ten");
-    expect(((await notNumber.json()) as { error: { message: string } }).error.message).toBe("outputChars: outputChars must be a number");
+    expect(((await notNumber.json()) as { error: { message: string } }).error.message).toBe(
+      "outputChars: outputChars must be a whole number from 0 to 1000000",
+    );
+    // A range error names the range, not "must be a number" (a client asking for 0 or -1 was told that)
+    const negative = await run("?outputChars=-1");
+    expect(((await negative.json()) as { error: { message: string } }).error.message).toBe(
+      "outputChars: outputChars must be a whole number from 0 to 1000000",
+    );
+    expect((await run("?outputChars=0")).status).toBe(404); // 0 is valid: parsed, then not found
     expect((await run("?outputChars=10&_=1700000000&_rsc=abc")).status).toBe(404); // parsed, then not found
     const none = await listPrompts(new Request("http://127.0.0.1:3000/api/v1/prompts?limit=5"));
     expect(none.status).toBe(400);

@@ -6,8 +6,8 @@ import type { Cell } from "@/lib/api/types";
  * in full). output_truncated says whether anything was cut.
  */
 export function cellColumns(outputChars: number | null = null): string {
-  if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars > 0)) {
-    throw new Error(`outputChars must be a positive integer, not ${outputChars}`);
+  if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars >= 0)) {
+    throw new Error(`outputChars must be a whole number, 0 or more, not ${outputChars}`);
   }
   const output =
     outputChars === null
