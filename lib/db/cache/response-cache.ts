@@ -4,7 +4,6 @@ import type { Database, Queryable } from "../database";
 export interface CachedResponse {
   cacheKey: string;
   outputRaw: string;
-  outputParsed: string | null;
   tokensIn: number | null;
   tokensOut: number | null;
   tokensEstimated: boolean;
@@ -25,7 +24,6 @@ export async function findCachedResponses(
   const { rows } = await db.query<{
     cache_key: string;
     output_raw: string;
-    output_parsed: string | null;
     tokens_in: number | null;
     tokens_out: number | null;
     tokens_estimated: boolean;
@@ -33,7 +31,7 @@ export async function findCachedResponses(
     cost_usd: number | null;
     finish_reason: string | null;
   }>(
-    `select cache_key, output_raw, output_parsed, tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason
+    `select cache_key, output_raw, tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason
        from response_cache
       where user_id = $1 and cache_key = any($2::text[]) and (expires_at is null or expires_at > now())`,
     [userId, keys],
@@ -44,7 +42,6 @@ export async function findCachedResponses(
       {
         cacheKey: row.cache_key,
         outputRaw: row.output_raw,
-        outputParsed: row.output_parsed,
         tokensIn: row.tokens_in,
         tokensOut: row.tokens_out,
         tokensEstimated: row.tokens_estimated,

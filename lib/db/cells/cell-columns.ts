@@ -9,10 +9,12 @@ export function cellColumns(outputChars: number | null = null): string {
   if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars >= 0)) {
     throw new Error(`outputChars must be a whole number, 0 or more, not ${outputChars}`);
   }
+  // A parsed output equal to the raw one is stored once (0020_one_copy_of_each_answer.sql).
+  const parsed = "case when parsed_is_raw then output_raw else output_parsed end";
   const output =
     outputChars === null
-      ? "output_raw, output_parsed, false as output_truncated"
-      : `left(output_raw, ${outputChars}) as output_raw, left(output_parsed, ${outputChars}) as output_parsed,
+      ? `output_raw, ${parsed} as output_parsed, false as output_truncated`
+      : `left(output_raw, ${outputChars}) as output_raw, left(${parsed}, ${outputChars}) as output_parsed,
          coalesce(length(output_raw) > ${outputChars} or length(output_parsed) > ${outputChars}, false) as output_truncated`;
   return `id, row_index, column_index, trial, status, ${output}, tokens_in, tokens_out,
   tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,

@@ -49,7 +49,14 @@ function storable(_key: string, value: unknown): unknown {
   return typeof value === "string" ? value.replace(UNSTORABLE, "\uFFFD") : value;
 }
 
-/** Results as the JSON that parallaxr_save_results reads (0005_queue.sql). */
+function parsedOutput(raw: string | null, parsed: string | null): { output_parsed: string | null; parsed_is_raw: boolean } {
+  return parsed !== null && parsed === raw ? { output_parsed: null, parsed_is_raw: true } : { output_parsed: parsed, parsed_is_raw: false };
+}
+
+/**
+ * Results as the JSON that parallaxr_save_results reads (0020_one_copy_of_each_answer.sql). A
+ * parsed output that is the raw output (a prompt that asks for no JSON) is sent, and stored, once.
+ */
 export function resultsPayload(results: CellResult[]): string {
   return JSON.stringify(
     results.map((result) => ({
@@ -58,7 +65,7 @@ export function resultsPayload(results: CellResult[]): string {
       retry_delay_ms: result.retryDelayMs ?? 0,
       input_hash: result.inputHash ?? null,
       output_raw: result.outputRaw ?? null,
-      output_parsed: result.outputParsed ?? null,
+      ...parsedOutput(result.outputRaw ?? null, result.outputParsed ?? null),
       tokens_in: result.tokensIn ?? null,
       tokens_out: result.tokensOut ?? null,
       tokens_estimated: result.tokensEstimated ?? false,

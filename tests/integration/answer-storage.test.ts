@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { asUser } from "@/lib/db/as-user";
+import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
+import { exportRun } from "@/lib/services/export-run";
+import { getRun, getRunCell } from "@/lib/services/runs";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import { userA } from "../helpers/databases";
+import { pgliteEngine, runToEnd } from "../helpers/engine";
+
+// An answer is stored once (0020_one_copy_of_each_answer.sql): a cell whose parsed output is its
+// raw output (a prompt that asks for no JSON or <response>) keeps the text in output_raw alone,
+// and the response cache keeps output_raw alone. Every reader still sees outputParsed as before.
+describe("one stored copy of each answer", () => {
+  const providers = createProviderRegistry([createMockProvider()]);
+  const test = pgliteEngine(providers);
+
+  it("stores a plain answer once in the cell and once in the cache, and reads it back as parsed", async () => {
+    const run = await runToEnd(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "Tell me about {{topic}}",
+          rows: [{ topic: "tides" }, { topic: "storms" }],
+          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+          cache: true,
+        },
+      },
+    );
+    const stored = await test.db.query<{ output_raw: string; output_parsed: string | null; parsed_is_raw: boolean }>(
+      "select output_raw, output_parsed, parsed_is_raw from run_cells where run_id = $1 order by row_index",
+      [run.id],
+    );
+    expect(stored.rows).toHaveLength(2);
+    for (const row of stored.rows) {
+      expect(row.output_raw).toContain("MOCK RESPONSE");
+      expect(row).toMatchObject({ output_parsed: null, parsed_is_raw: true });
+    }
+    const cached = await test.db.query<{ output_raw: string; output_parsed: string | null }>(
+      "select output_raw, output_parsed from response_cache where user_id = $1 and output_raw like '%Tell me about tides%'",
+      [userA],
+    );
+    expect(cached.rows).toEqual([{ output_raw: stored.rows[0].output_raw, output_parsed: null }]);
+
+    // every reader: the run, its previews, one cell, the events stream's reader, the export
+    const read = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+    for (const cell of read.cells) expect(cell.outputParsed).toBe(cell.output);
+    const preview = await getRun({ db: test.db }, { userId: userA, runId: run.id, outputChars: 10 });
+    for (const cell of preview.cells)
+      expect(cell).toMatchObject({ output: "MOCK RESPO", outputParsed: "MOCK RESPO", outputTruncated: true });
+    const one = await getRunCell({ db: test.db }, { userId: userA, runId: run.id, cellId: read.cells[0].id });
+    expect(one.outputParsed).toBe(one.output);
+    const changes = await asUser(test.db, userA, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0, outputChars: null }));
+    for (const cell of changes) expect(cell.outputParsed).toBe(cell.output);
+    const file = await exportRun({ db: test.db }, { userId: userA, runId: run.id, format: "json" });
+    const exported = JSON.parse(String(file.body)) as { cells: { output: string; outputParsed: string }[] };
+    for (const cell of exported.cells) expect(cell.outputParsed).toBe(cell.output);
+
+    // a second run of the same inputs is answered from the cache, with the same text
+    const again = await runToEnd(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "Tell me about {{topic}}",
+          rows: [{ topic: "tides" }, { topic: "storms" }],
+          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+          cache: true,
+        },
+      },
+    );
+    const hits = again.cells.sort((a, b) => a.row - b.row);
+    expect(hits.map((cell) => cell.cached)).toEqual([true, true]);
+    expect(hits.map((cell) => [cell.output, cell.outputParsed])).toEqual(
+      read.cells.sort((a, b) => a.row - b.row).map((cell) => [cell.output, cell.output]),
+    );
+  });
+
+  it("keeps a parsed output that differs from the raw one, and none for a malformed answer", async () => {
+    // The mock echoes its input: the echo carries the prompt's <response> section, which is the parsed output.
+    const run = await runToEnd(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "Answer as <response>{{answer}}</response>",
+          rows: [{ answer: "forty-two" }],
+          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+          cache: false,
+        },
+      },
+    );
+    const [cell] = run.cells;
+    expect(cell.status).toBe("ok");
+    expect(cell.outputParsed).toBe("forty-two");
+    expect(cell.output).toContain("MOCK RESPONSE");
+    const stored = await test.db.query<{ output_parsed: string | null; parsed_is_raw: boolean }>(
+      "select output_parsed, parsed_is_raw from run_cells where id = $1",
+      [cell.id],
+    );
+    expect(stored.rows[0]).toEqual({ output_parsed: "forty-two", parsed_is_raw: false });
+  });
+});
