@@ -24,6 +24,10 @@ export function pgliteStartParams(env: NodeJS.ProcessEnv = process.env): string[
     ...["-c", "max_worker_processes=0", "-c", "max_parallel_workers=0", "-c", "max_parallel_workers_per_gather=0"],
     ...["-c", "io_method=sync", "-c", "max_parallel_maintenance_workers=0"],
     ...["-c", `shared_buffers=${sharedBuffers}`],
+    // The write-ahead log's files are recycled at a checkpoint, down to what these keep. Nothing in
+    // PGlite checkpoints on its own; the worker does as the log grows (lib/db/wal-checkpoints.ts),
+    // and with these pg_wal stays at 32-64MB (Postgres' defaults, 80MB-1GB, kept 96MB or more).
+    ...["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"],
   ];
 }
 

@@ -9,6 +9,7 @@ import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { recordContextWindow } from "@/lib/db/runs/record-context-window";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
+import { createWalCheckpointer } from "@/lib/db/wal-checkpoints";
 import { applicablePrice } from "./applicable-price";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { findCachedResponses, type CachedResponse } from "@/lib/db/cache/response-cache";
@@ -119,6 +120,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     recordedWindows.add(key);
     await recordContextWindow(db, input);
   };
+  // PGlite never checkpoints on its own: the sweep does, as its write-ahead log grows.
+  const checkpointer = createWalCheckpointer(db, { onError });
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
   // Batch runs' cells (image jobs) and their run.json, rewritten after each save of their results.
@@ -490,6 +493,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       completeFinishedRuns(db, { runIds: null })
         .then((done) => batches.ended(done))
         .catch(onError);
+      void checkpointer.checkIfDue();
       finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false })
         .then((failed) => batches.ended(failed))
         .catch(onError);
@@ -535,6 +539,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       clearInterval(renewTimer);
       await flush().catch(onError);
       await releaseLeases(db, { workerId: id }).catch(onError);
+      await checkpointer.idle();
       journal?.close();
     },
   };
