@@ -13,12 +13,15 @@ export interface BenchRow {
   text: string;
 }
 
-/** Deterministic rows; each topic is unique, so an answer carrying another row's topic shows. */
-export function makeRows(count: number): BenchRow[] {
+/**
+ * Deterministic rows; each topic is unique, so an answer carrying another row's topic shows. A
+ * salt makes every prompt new (runs with the cache on then store, and never hit, their answers).
+ */
+export function makeRows(count: number, salt = ""): BenchRow[] {
   return Array.from({ length: count }, (_, i) => ({
     id: String(i + 1),
     topic: `topic-${String(i + 1).padStart(5, "0")}`,
-    text: `Say something short about item ${i + 1}, "quoted", with a comma.`,
+    text: `Say something short about item ${i + 1}, "quoted", with a comma.${salt ? ` (${salt})` : ""}`,
   }));
 }
 
@@ -39,9 +42,14 @@ export async function configureProvider(base: string, fakeBaseUrl: string): Prom
   await api(base, "PUT", "/api/v1/limits/openai-compatible", { maxConcurrency: null, requestsPerMinute: null, tokensPerMinute: null });
 }
 
-export async function createRun(base: string, rows: BenchRow[], concurrency: number): Promise<{ id: string; cursor?: number | null }> {
+export async function createRun(
+  base: string,
+  rows: BenchRow[],
+  concurrency: number,
+  cache = false,
+): Promise<{ id: string; cursor?: number | null }> {
   const models = benchModels.map((model) => ({ provider: "openai-compatible", model }));
-  return api(base, "POST", "/api/v1/runs", { prompt: benchPrompt, rows, models, concurrency, cache: false, maxAttempts: 4 });
+  return api(base, "POST", "/api/v1/runs", { prompt: benchPrompt, rows, models, concurrency, cache, maxAttempts: 4 });
 }
 
 /** Reads the run's events stream until run-end (or timeoutMs); returns the count of cell-update events. */

@@ -9,7 +9,8 @@ export interface FakeOpenAi {
   baseUrl: string;
   /** Calls answered since the last reset, and the most in flight at once. */
   stats(): { calls: number; peakInFlight: number };
-  reset(options: { latencyMs: number; gated?: boolean }): void;
+  /** answerChars: 0 answers with a short echo; more pads the echo with prose to about that length. */
+  reset(options: { latencyMs: number; gated?: boolean; answerChars?: number }): void;
   /** Lets the calls held at the gate (and every later one) go on. */
   openGate(): void;
   close(): Promise<void>;
@@ -17,6 +18,7 @@ export interface FakeOpenAi {
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let latencyMs = 200;
+  let answerChars = 0;
   let calls = 0;
   let inFlight = 0;
   let peakInFlight = 0;
@@ -46,7 +48,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       const last = [...(request.messages ?? [])].reverse().find((message) => message.role === "user");
       const prompt = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
-      const text = `echo[${request.model}]: ${prompt.slice(0, 60)}`;
+      const echo = `echo[${request.model}]: ${prompt.slice(0, 60)}`;
+      const text = answerChars > echo.length ? `${echo} ${prose(`${request.model} ${prompt}`, answerChars - echo.length - 1)}` : echo;
       calls++;
       json(res, 200, {
         id: `chatcmpl-bench-${calls}`,
@@ -69,6 +72,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     stats: () => ({ calls, peakInFlight }),
     reset(options) {
       latencyMs = options.latencyMs;
+      answerChars = options.answerChars ?? 0;
       calls = 0;
       peakInFlight = inFlight;
       if (options.gated) gate = new Promise<void>((resolve) => (open = resolve));
@@ -93,4 +97,34 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+// Words of ordinary explanatory English, so that an answer compresses about as well as a model's.
+const words = (
+  "the of and to a in is that it for as with was on be by this are or from at an which have not " +
+  "but can more one all their has been if they also when there its so some other would into than " +
+  "these only two may such first each most about over after what new used between because many " +
+  "model answer prompt result input output example value number time data system small large " +
+  "important different common simple often however usually instead while within without across " +
+  "change test run case point step reason detail question process method approach problem " +
+  "language people work state context summary quickly clearly carefully directly especially"
+).split(" ");
+
+/** Deterministic prose of exactly `length` characters, different for every seed. */
+function prose(seed: string, length: number): string {
+  let state = 2166136261;
+  for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 16777619) >>> 0;
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0);
+  let text = "";
+  let sentence = 0;
+  while (text.length < length) {
+    const word = words[next() % words.length];
+    text += sentence === 0 ? word[0].toUpperCase() + word.slice(1) : word;
+    sentence++;
+    if (sentence > 8 && next() % 6 === 0) {
+      text += next() % 4 === 0 ? ", " : ". ";
+      if (!text.endsWith(", ")) sentence = 0;
+    } else text += " ";
+  }
+  return text.slice(0, length);
 }

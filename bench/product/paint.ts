@@ -90,6 +90,7 @@ export async function measurePaintRun(input: {
   rows: BenchRow[];
   latencyMs: number;
   concurrency: number;
+  answerChars: number;
 }): Promise<PaintRun> {
   const { browser, server, fake, rows } = input;
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -97,7 +98,7 @@ export async function measurePaintRun(input: {
     // tsx compiles this file keeping function names, with calls to a __name helper the page lacks.
     await page.addInitScript({ content: "globalThis.__name = (target) => target;" });
     await page.addInitScript(observerScript);
-    fake.reset({ latencyMs: input.latencyMs, gated: true });
+    fake.reset({ latencyMs: input.latencyMs, gated: true, answerChars: input.answerChars });
     const run = await createRun(server.url, rows, input.concurrency);
     await page.goto(`${server.url}/?run=${run.id}&view=history`);
     // The grid draws the rows in view (it is virtualised), so the cells measured are those on

@@ -35,6 +35,10 @@ Environment knobs:
                                  Not working yet: /?run=<id> shows a run made through the API only in its
                                  read-only history view, which does not follow the run live; it times out
   PORT=3950                      the server's port (not 3100: the e2e tests use it)
+  ANSWER_CHARS=0                 0: each answer is a short echo (~80 characters); more pads it with prose to about
+                                 that many characters (the issue's disk target is for ~1,500)
+  CACHE=0                        1 runs with the response cache on; every measured run then has prompts of its own,
+                                 so each answer is stored in the cache and none is a hit
   STATEMENTS=0                   1 also times PGlite's work on the server's thread and counts statements
                                  by kind (a probe wraps PGlite; it costs time, so compare runs with the same setting)
   CHROMIUM=/usr/bin/chromium     the browser Playwright drives
@@ -52,6 +56,8 @@ interface Knobs {
   paint: boolean;
   port: number;
   statements: boolean;
+  answerChars: number;
+  cache: boolean;
 }
 
 function readKnobs(env: NodeJS.ProcessEnv): Knobs {
@@ -74,6 +80,8 @@ function readKnobs(env: NodeJS.ProcessEnv): Knobs {
   if (paint !== "0" && paint !== "1") throw new UsageError(`PAINT must be 0 or 1, not "${paint}"`);
   const statements = env.STATEMENTS?.trim() || "0";
   if (statements !== "0" && statements !== "1") throw new UsageError(`STATEMENTS must be 0 or 1, not "${statements}"`);
+  const cache = env.CACHE?.trim() || "0";
+  if (cache !== "0" && cache !== "1") throw new UsageError(`CACHE must be 0 or 1, not "${cache}"`);
   const port = whole("PORT", 3950, 1024, 65535);
   if (port === 3100) throw new UsageError("PORT 3100 is the e2e tests' port: pick another");
   return {
@@ -85,6 +93,8 @@ function readKnobs(env: NodeJS.ProcessEnv): Knobs {
     paint: paint === "1",
     port,
     statements: statements === "1",
+    answerChars: whole("ANSWER_CHARS", 0, 0, 20_000),
+    cache: cache === "1",
   };
 }
 
@@ -111,6 +121,16 @@ interface RunRecord extends Scenario {
   pgliteMs: number | null;
   statements: { kind: string; count: number; ms: number }[];
   problems: string[];
+}
+
+/** The server after its runs: memory, and storage over every cell written. */
+interface Idle {
+  backend: BackendName;
+  afterStartMb: number;
+  afterRunsMb: number;
+  finalStorageBytes: number;
+  finalWalBytes: number;
+  totalCells: number;
 }
 
 interface PaintRecord {
@@ -153,7 +173,7 @@ async function main(): Promise<number> {
   let browser: Browser | null = null;
   const records: RunRecord[] = [];
   const paints: PaintRecord[] = [];
-  const idle: { backend: BackendName; afterStartMb: number; afterRunsMb: number; finalStorageBytes: number; totalCells: number }[] = [];
+  const idle: Idle[] = [];
   try {
     if (knobs.paint) browser = await launchBrowser();
     for (const backend of knobs.backends) {
@@ -167,7 +187,7 @@ async function main(): Promise<number> {
         const afterStartMb = server.rssMb();
         await configureProvider(server.url, fake.baseUrl);
         // Warm-up: loads the routes and the provider; checked, not counted.
-        fake.reset({ latencyMs: 0 });
+        fake.reset({ latencyMs: 0, answerChars: knobs.answerChars });
         const warm = await createRun(server.url, rows, paintConcurrency);
         await followEvents(server.url, warm, 300_000);
         const warmProblems = await checkRun(server.url, warm.id, rows);
@@ -175,7 +195,10 @@ async function main(): Promise<number> {
         totalCells += cells;
         for (let rep = 1; rep <= knobs.reps; rep++) {
           for (const scenario of scenarios) {
-            const record = await measureRun({ backend, server, fake, rows, scenario, rep });
+            const runRows = knobs.cache
+              ? makeRows(knobs.rows, `${backend} round ${rep}, ${scenario.latencyMs} ms c${scenario.concurrency}`)
+              : rows;
+            const record = await measureRun({ backend, server, fake, rows: runRows, scenario, rep, knobs });
             records.push(record);
             totalCells += cells;
             log(
@@ -193,6 +216,7 @@ async function main(): Promise<number> {
               rows,
               latencyMs: knobs.latencyMs,
               concurrency: paintConcurrency,
+              answerChars: knobs.answerChars,
             });
             paintRuns.push({ rep, ...paintRun });
             totalCells += cells;
@@ -205,7 +229,7 @@ async function main(): Promise<number> {
         const afterRunsMb = server.rssMb();
         await server.stop();
         const finalStorageBytes = await server.storageBytes();
-        idle.push({ backend, afterStartMb, afterRunsMb, finalStorageBytes, totalCells });
+        idle.push({ backend, afterStartMb, afterRunsMb, finalStorageBytes, finalWalBytes: server.walBytes(), totalCells });
         if (paintRuns.length > 0) {
           const finishes = await readFinishTimes(
             server,
@@ -273,10 +297,11 @@ async function measureRun(input: {
   rows: ReturnType<typeof makeRows>;
   scenario: Scenario;
   rep: number;
+  knobs: Knobs;
 }): Promise<RunRecord> {
-  const { backend, server, fake, rows, scenario, rep } = input;
+  const { backend, server, fake, rows, scenario, rep, knobs } = input;
   const cells = rows.length * benchModels.length;
-  fake.reset({ latencyMs: scenario.latencyMs });
+  fake.reset({ latencyMs: scenario.latencyMs, answerChars: knobs.answerChars });
   const storageBefore = await server.storageBytes();
   await server.loopStats(); // starts the server's loop histograms over
   let peakRssMb = server.rssMb();
@@ -285,7 +310,7 @@ async function measureRun(input: {
   let runId = "";
   let cellUpdates = 0;
   try {
-    const run = await createRun(server.url, rows, scenario.concurrency);
+    const run = await createRun(server.url, rows, scenario.concurrency, knobs.cache);
     runId = run.id;
     cellUpdates = await followEvents(server.url, run, 300_000);
   } finally {
@@ -328,13 +353,15 @@ function printReport(input: {
   scenarios: Scenario[];
   records: RunRecord[];
   paints: PaintRecord[];
-  idle: { backend: BackendName; afterStartMb: number; afterRunsMb: number; finalStorageBytes: number; totalCells: number }[];
+  idle: Idle[];
   paintConcurrency: number;
 }): void {
   const { knobs, cells, scenarios, records, paints, idle } = input;
   const out: string[] = [];
   out.push(
-    `Product path: ${cells} cells a run (4 models x ${knobs.rows} rows), cache off, medians (min-max) of ${knobs.reps} rounds; load ${os
+    `Product path: ${cells} cells a run (4 models x ${knobs.rows} rows), cache ${knobs.cache ? "on (no hits)" : "off"}, answers of ${
+      knobs.answerChars > 0 ? `${knobs.answerChars}` : "~80"
+    } characters, medians (min-max) of ${knobs.reps} rounds; load ${os
       .loadavg()
       .map((value) => value.toFixed(2))
       .join(" ")} at the end`,
@@ -390,7 +417,13 @@ function printReport(input: {
     const ps = paints.filter((paint) => paint.backend === backend);
     out.push(
       `| ${backend === "pglite" ? "PGlite" : "Postgres"} | ${at ? at.afterStartMb.toFixed(0) + " MB" : "-"} | ${at ? at.afterRunsMb.toFixed(0) + " MB" : "-"} | ` +
-        `${at ? (at.finalStorageBytes / at.totalCells / 1024).toFixed(1) + ` KB (${(at.finalStorageBytes / 2 ** 20).toFixed(0)} MB / ${at.totalCells})` : "-"} | ` +
+        `${
+          at
+            ? (at.finalStorageBytes / at.totalCells / 1024).toFixed(1) +
+              ` KB (${(at.finalStorageBytes / 2 ** 20).toFixed(0)} MB / ${at.totalCells}` +
+              (backend === "pglite" ? `; WAL ${(at.finalWalBytes / 2 ** 20).toFixed(0)} MB of it)` : ")")
+            : "-"
+        } | ` +
         `${
           ps.length
             ? spread(

@@ -23,6 +23,8 @@ export interface ProductServer {
   loopStats(): Promise<LoopStats[]>;
   /** Bytes the data lives in: the data folder (PGlite) or pg_database_size (Postgres). */
   storageBytes(): Promise<number>;
+  /** PGlite: the part of storageBytes that is the write-ahead log (pg_wal); 0 on Postgres, whose database size leaves it out. */
+  walBytes(): number;
   /** Stops the server (SIGTERM to the group, SIGKILL after 10 s); keeps the data until dispose(). */
   stop(): Promise<void>;
   /** Removes the data folder and drops the database. */
@@ -192,6 +194,7 @@ export async function startProductServer(options: {
       }
       return results;
     },
+    walBytes: () => (backend === "pglite" ? folderBytes(path.join(pgliteDir, "pglite", "pg_wal")) : 0),
     async storageBytes() {
       if (backend === "pglite") return folderBytes(pgliteDir);
       return withClient(databaseUrl!, async (client) =>
