@@ -59,14 +59,29 @@ export async function getUserPrice(tx: Queryable, { provider, model }: { provide
   return row ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null;
 }
 
-/** The mean output tokens of the caller's earlier answered (not cached) cells of a model, or null. */
+/** How many of the latest columns of a model the output estimate reads, and at most how many of their cells. */
+export const OUTPUT_HISTORY = { columns: 20, cells: 5_000 };
+
+/**
+ * The mean output tokens of the caller's recent answered (not cached) cells of a model, or null.
+ * Recent: the cells of the model's latest OUTPUT_HISTORY.columns columns (by their run's creation),
+ * at most OUTPUT_HISTORY.cells of them. Every run's plan asks once per model; averaging over every
+ * cell ever answered read the whole cells table each time (no index leads from a model to its
+ * cells), so creating a run slowed as the history grew. The latest runs also say more about the
+ * answers of the prompts written now.
+ */
 export async function averageOutputTokens(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<number | null> {
   const { rows } = await tx.query<{ average: number | null }>(
-    `select avg(c.tokens_out)::double precision as average
-       from run_cells c join run_columns col on col.id = c.column_id
-      where col.provider = $1 and col.model = $2 and c.status in ('ok', 'warning', 'malformed')
-        and not c.cached and c.tokens_out is not null`,
-    [provider, model],
+    `select avg(answered.tokens_out)::double precision as average
+       from (select c.tokens_out
+               from (select col.id, col.run_id
+                       from run_columns col join runs r on r.id = col.run_id
+                      where col.provider = $1 and col.model = $2
+                      order by r.created_at desc limit $3) recent
+               join run_cells c on c.run_id = recent.run_id and c.column_id = recent.id
+              where c.status in ('ok', 'warning', 'malformed') and not c.cached and c.tokens_out is not null
+              limit $4) answered`,
+    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cells],
   );
   return rows[0]?.average ?? null;
 }
