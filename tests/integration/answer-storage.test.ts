@@ -16,18 +16,13 @@ describe("one stored copy of each answer", () => {
   const test = pgliteEngine(providers);
 
   it("stores a plain answer once in the cell and once in the cache, and reads it back as parsed", async () => {
-    const run = await runToEnd(
-      { db: test.db, providers },
-      {
-        userId: userA,
-        input: {
-          prompt: "Tell me about {{topic}}",
-          rows: [{ topic: "tides" }, { topic: "storms" }],
-          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
-          cache: true,
-        },
-      },
-    );
+    const plain = {
+      prompt: "Tell me about {{topic}}",
+      rows: [{ topic: "tides" }, { topic: "storms" }],
+      models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+      cache: true,
+    };
+    const run = await runToEnd({ db: test.db, providers }, { userId: userA, input: plain });
     const stored = await test.db.query<{ output_raw: string; output_parsed: string | null; parsed_is_raw: boolean }>(
       "select output_raw, output_parsed, parsed_is_raw from run_cells where run_id = $1 order by row_index",
       [run.id],
@@ -58,18 +53,7 @@ describe("one stored copy of each answer", () => {
     for (const cell of exported.cells) expect(cell.outputParsed).toBe(cell.output);
 
     // a second run of the same inputs is answered from the cache, with the same text
-    const again = await runToEnd(
-      { db: test.db, providers },
-      {
-        userId: userA,
-        input: {
-          prompt: "Tell me about {{topic}}",
-          rows: [{ topic: "tides" }, { topic: "storms" }],
-          models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
-          cache: true,
-        },
-      },
-    );
+    const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: plain });
     const hits = again.cells.sort((a, b) => a.row - b.row);
     expect(hits.map((cell) => cell.cached)).toEqual([true, true]);
     expect(hits.map((cell) => [cell.output, cell.outputParsed])).toEqual(
