@@ -122,8 +122,9 @@ function prose(seed: string, length: number): string {
     text += sentence === 0 ? word[0].toUpperCase() + word.slice(1) : word;
     sentence++;
     if (sentence > 8 && next() % 6 === 0) {
-      text += next() % 4 === 0 ? ", " : ". ";
-      if (!text.endsWith(", ")) sentence = 0;
+      const comma = next() % 4 === 0;
+      text += comma ? ", " : ". ";
+      if (!comma) sentence = 0;
     } else text += " ";
   }
   return text.slice(0, length);
