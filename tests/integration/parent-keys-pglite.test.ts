@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeParentKeys } from "./parent-keys-suite";
+
+describeParentKeys("PGlite", createPgliteTestDatabase, { concurrent: false });
