@@ -17,7 +17,7 @@ import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
-import { insertRunCells } from "@/lib/db/runs/insert-run-cells";
+import { insertRunCells, PlanningStopped } from "@/lib/db/runs/insert-run-cells";
 import { listDatasetValueLengths } from "@/lib/db/runs/list-dataset-value-lengths";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -347,15 +347,29 @@ async function createInBatches(
     await yieldToOthers();
   }
   const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / (columnCount * run.trials)));
-  for (let fromRow = 0; fromRow < run.rowCount; fromRow += rowsPerBatch) {
-    const toRow = Math.min(run.rowCount, fromRow + rowsPerBatch);
-    const planned = await asUser(db, userId, (tx) =>
-      insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }),
-    );
-    // Cancelled while it was being planned: stop here; the cancel takes care of the cells in.
-    if (!planned) break;
-    await yieldToOthers();
-  }
+  let nextRow = 0;
+  let stopped = false;
+  const lane = async () => {
+    while (!stopped && nextRow < run.rowCount) {
+      const fromRow = nextRow;
+      const toRow = Math.min(run.rowCount, fromRow + rowsPerBatch);
+      nextRow = toRow;
+      const planned = await asUser(db, userId, (tx) =>
+        insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }),
+      ).catch((error: unknown) => {
+        if (error instanceof PlanningStopped) return false;
+        stopped = true;
+        throw error;
+      });
+      // Cancelled while it was being planned: stop here; the cancel takes care of the cells in.
+      if (!planned) stopped = true;
+      await yieldToOthers();
+    }
+  };
+  // Every lane is over before the run is queued or failed: none is left inserting behind it.
+  const lanes = await Promise.allSettled(Array.from({ length: insertLanes(db) }, lane));
+  const failed = lanes.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   const created = await asUser(db, userId, async (tx) => {
     await queuePlannedRun(tx, { runId });
     return readBack(tx, runId, run.plan);
@@ -409,6 +423,15 @@ function datasetBatchEnd(rows: Array<Record<string, string>>, from: number): num
     if (chars >= datasetCharsPerTransaction) break;
   }
   return end;
+}
+
+/**
+ * Batches of cells inserted at once: two on a Postgres server, whose connections insert in
+ * processes of their own (a 100,000-cell run: see bench/README.md, "Creating large runs"); one on
+ * PGlite, whose one connection runs a statement at a time anyway.
+ */
+function insertLanes(db: Database): number {
+  return db.kind === "postgres" ? 2 : 1;
 }
 
 // On PGlite each statement holds the thread: let requests that arrived meanwhile be read and

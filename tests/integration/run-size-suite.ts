@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
-import type { Database } from "@/lib/db/database";
+import type { Database, Executor, QueryResult } from "@/lib/db/database";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
 import { TooLargeError } from "@/lib/engine/errors";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
@@ -230,6 +230,87 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       expect(cancelled.longestMs, `longest select 1 wait during a ${Math.round(cancelMs)} ms cancel`).toBeLessThan(5_000);
     }, 240_000);
 
+    // Cells go in a batch per transaction, two batches at once on a Postgres server; a batch
+    // takes the run's lock only at its end (insert-run-cells.ts). Whatever the interleaving, a
+    // cancel or a failed batch must leave no cell waiting in a run that will never run it.
+    const statusesOf = async (db: Database, userId: string) =>
+      (
+        await db.query<{ status: string; cells: number }>(
+          `select c.status, count(*)::int as cells from run_cells c join runs r on r.id = c.run_id
+            where r.user_id = $1 group by c.status order by c.status`,
+          [userId],
+        )
+      ).rows;
+    const largeInput = (rows: number): CreateRunInput => ({
+      prompt: "Item {{id}}",
+      rows: Array.from({ length: rows }, (_, i) => ({ id: String(i) })),
+      models: mockModels(4),
+    });
+
+    it("cancels a large run while its cells are being inserted: every cell in is cancelled, none is left queued", async (context) => {
+      if (!test) return context.skip();
+      const inner = test.db;
+      const userF = "00000000-0000-4000-8000-00000000000f";
+      // On a server, the second batch is held after it checked that the run is planned and before
+      // its insert, until the cancel is over: the interleaving where a batch would commit queued
+      // cells into a cancelled run. (A batch whose insert is in holds the run's key share lock, which
+      // the cancel waits for. PGlite has one connection: a held transaction would hold the cancel.)
+      const concurrent = inner.kind === "postgres";
+      let inserts = 0;
+      let reached!: () => void;
+      const heldReached = new Promise<void>((resolve) => (reached = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const db = withQueries(inner, async (tx, sql, params) => {
+        if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) {
+          reached();
+          await released;
+        }
+        return tx.query(sql, params);
+      });
+      const creating = createRun({ db, providers }, { userId: userF, input: largeInput(20_000) });
+      if (concurrent) await heldReached;
+      const runId = await waitFor(
+        async () =>
+          (
+            await inner.query<{ id: string }>(
+              "select r.id from runs r where r.user_id = $1 and r.status = 'planned' and exists (select 1 from run_cells c where c.run_id = r.id)",
+              [userF],
+            )
+          ).rows[0]?.id,
+        { what: "the run's first cells", intervalMs: 5 },
+      );
+      expect((await changeRunStatus({ db: inner }, { userId: userF, runId, action: "cancel" })).status).toBe("cancelled");
+      release();
+      const created = await creating;
+      expect(created.id).toBe(runId);
+      expect(created.status).toBe("cancelled");
+      const statuses = await statusesOf(inner, userF);
+      expect(statuses.map((row) => row.status)).toEqual(["cancelled"]);
+      expect(statuses[0].cells).toBeLessThanOrEqual(80_000);
+    }, 120_000);
+
+    it("fails a large run whose batch of cells fails, after the other batch in flight is over: nothing left queued", async (context) => {
+      if (!test) return context.skip();
+      const userG = "00000000-0000-4000-8000-000000000010";
+      let inserts = 0;
+      const inner = test.db;
+      const failing = withQueries(inner, (tx, sql, params) => {
+        if (sql.includes("insert into run_cells") && ++inserts === 3) throw new Error("the disk is full");
+        return tx.query(sql, params);
+      });
+      await expect(createRun({ db: failing, providers }, { userId: userG, input: largeInput(20_000) })).rejects.toThrow("the disk is full");
+      const runs = (await inner.query<{ status: string; error: string }>("select status, error from runs where user_id = $1", [userG]))
+        .rows;
+      expect(runs).toHaveLength(1);
+      expect(runs[0].status).toBe("failed");
+      expect(runs[0].error).toMatch(/Planning failed before all of this run's cells were created \(the disk is full\)/);
+      const statuses = await statusesOf(inner, userG);
+      expect(statuses.map((row) => row.status)).toEqual(["cancelled"]);
+      // The second batch (and on a server the one beside the failed one) went in before the stop.
+      expect(statuses[0].cells).toBeGreaterThanOrEqual(10_000);
+    }, 120_000);
+
     it("never claims from a planned run, and finishes a planned run whose planner stopped as failed", async (context) => {
       if (!test) return context.skip();
       const db = test.db;
@@ -289,6 +370,22 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       }
     }, 60_000);
   });
+}
+
+/** db, but every statement in a transaction goes through query (to fail or hold one of them). */
+function withQueries(db: Database, query: (tx: Executor, sql: string, params?: unknown[]) => Promise<QueryResult<unknown>>): Database {
+  const wrap = (tx: Executor): Executor => ({
+    query: <Row>(sql: string, params?: unknown[]) => query(tx, sql, params) as Promise<QueryResult<Row>>,
+    exec: (sql) => tx.exec(sql),
+  });
+  return {
+    kind: db.kind,
+    query: (sql, params) => db.query(sql, params),
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    listen: (channel, onPayload) => db.listen(channel, onPayload),
+    close: () => db.close(),
+  };
 }
 
 /**

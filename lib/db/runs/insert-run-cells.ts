@@ -1,22 +1,36 @@
 import type { Queryable } from "../database";
 
+/** Thrown (so that the batch's transaction rolls back) when the run stopped being planned mid-batch. */
+export class PlanningStopped extends Error {
+  constructor(readonly runId: string) {
+    super(`Run ${runId} is no longer being planned (cancelled or failed meanwhile)`);
+    this.name = "PlanningStopped";
+  }
+}
+
 /**
  * Inserts the cells of rows fromRow..toRow-1 (x every column x trials) of a planned run as the
  * calling user, in grid order, and marks the run as heard from (updated_at: a planned run
  * nobody touches for long was left by a planner that stopped, see finishInterruptedRuns).
  * With strictBudget, cells of columns without a cost estimate are inserted already skipped,
  * saying why, rather than updated afterwards (an update fires the per-row triggers).
- * Returns false, inserting nothing, when the run is no longer planned (it was cancelled).
+ * Returns false, inserting nothing, when the run is no longer planned (it was cancelled), and
+ * throws PlanningStopped when it stopped being planned while the cells went in: the caller's
+ * transaction then rolls them back.
  *
- * Locking: the run's row is locked first (the update), so a cancel, which locks it too, either
- * comes before (this batch sees it and stops) or after (and then cancels these cells).
+ * Locking: the run's row is locked last (the update), after the insert, so that two batches of
+ * one run can be inserted at once (createRun does on a Postgres server); the insert itself holds
+ * only the key share lock of 0021's parent check. A cancel (or a failure) changes the status in a
+ * transaction of its own and then cancels the run's cells: it either commits before this batch's
+ * update (which then finds the run no longer planned and rolls the batch back) or waits for this
+ * batch to commit (and then cancels these cells with the rest).
  */
 export async function insertRunCells(
   tx: Queryable,
   { runId, fromRow, toRow, trials, strictBudget }: { runId: string; fromRow: number; toRow: number; trials: number; strictBudget: boolean },
 ): Promise<boolean> {
-  const { rowCount } = await tx.query("update runs set updated_at = now() where id = $1 and status = 'planned'", [runId]);
-  if (rowCount === 0) return false;
+  const { rowCount: planned } = await tx.query("select 1 from runs where id = $1 and status = 'planned'", [runId]);
+  if (planned === 0) return false;
   await tx.query(
     `insert into run_cells (run_id, column_id, column_index, row_index, trial, status, finished_at, error_code, error_message)
      select $1, col.id, col.column_index, r.i, t.i,
@@ -30,5 +44,7 @@ export async function insertRunCells(
       order by r.i, col.column_index, t.i`,
     [runId, fromRow, toRow, trials, strictBudget],
   );
+  const { rowCount } = await tx.query("update runs set updated_at = now() where id = $1 and status = 'planned'", [runId]);
+  if (rowCount === 0) throw new PlanningStopped(runId);
   return true;
 }
