@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import type { Database } from "@/lib/db/database";
+import type { Database, Executor, QueryResult } from "@/lib/db/database";
 import { openDatabase } from "@/lib/db/open-database";
 
 /** The Postgres server tests use; override with TEST_DATABASE_URL. */
@@ -82,3 +82,25 @@ export async function waitFor<T>(
 /** The single local user of the embedded default, and a second user for RLS tests. */
 export const userA = "00000000-0000-4000-8000-00000000000a";
 export const userB = "00000000-0000-4000-8000-00000000000b";
+
+/**
+ * db, but every statement run inside one of its transactions goes through query, which may fail
+ * it, hold it, or pass it on with tx.query(sql, params). Statements outside transactions pass as they are.
+ */
+export function withTransactionQueries(
+  db: Database,
+  query: (tx: Executor, sql: string, params?: unknown[]) => Promise<QueryResult<unknown>>,
+): Database {
+  const wrap = (tx: Executor): Executor => ({
+    query: <Row>(sql: string, params?: unknown[]) => query(tx, sql, params) as Promise<QueryResult<Row>>,
+    exec: (sql) => tx.exec(sql),
+  });
+  return {
+    kind: db.kind,
+    query: (sql, params) => db.query(sql, params),
+    exec: (sql) => db.exec(sql),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    listen: (channel, onPayload) => db.listen(channel, onPayload),
+    close: () => db.close(),
+  };
+}

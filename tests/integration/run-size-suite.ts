@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
-import type { Database, Executor, QueryResult } from "@/lib/db/database";
+import type { Database } from "@/lib/db/database";
 import { createRun, estimateRun } from "@/lib/engine/create-run";
 import { TooLargeError } from "@/lib/engine/errors";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, userB, waitFor, withTransactionQueries, type TestDatabase } from "../helpers/databases";
 
 // The limits as deployed by default (lib/engine/run-limits.ts), spelled out so this file reads
 // on its own; one test lowers the per-user queue to reach it with small runs.
@@ -261,7 +261,7 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       const heldReached = new Promise<void>((resolve) => (reached = resolve));
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
-      const db = withQueries(inner, async (tx, sql, params) => {
+      const db = withTransactionQueries(inner, async (tx, sql, params) => {
         if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) {
           reached();
           await released;
@@ -295,7 +295,7 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       const userG = "00000000-0000-4000-8000-000000000010";
       let inserts = 0;
       const inner = test.db;
-      const failing = withQueries(inner, (tx, sql, params) => {
+      const failing = withTransactionQueries(inner, (tx, sql, params) => {
         if (sql.includes("insert into run_cells") && ++inserts === 3) throw new Error("the disk is full");
         return tx.query(sql, params);
       });
@@ -370,22 +370,6 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       }
     }, 60_000);
   });
-}
-
-/** db, but every statement in a transaction goes through query (to fail or hold one of them). */
-function withQueries(db: Database, query: (tx: Executor, sql: string, params?: unknown[]) => Promise<QueryResult<unknown>>): Database {
-  const wrap = (tx: Executor): Executor => ({
-    query: <Row>(sql: string, params?: unknown[]) => query(tx, sql, params) as Promise<QueryResult<Row>>,
-    exec: (sql) => tx.exec(sql),
-  });
-  return {
-    kind: db.kind,
-    query: (sql, params) => db.query(sql, params),
-    exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    listen: (channel, onPayload) => db.listen(channel, onPayload),
-    close: () => db.close(),
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperimentSchema } from "@/lib/api/experiments";
-import type { Database, Executor } from "@/lib/db/database";
+import type { Database } from "@/lib/db/database";
 import { finishInterruptedRuns, interruptedStreamingError } from "@/lib/db/runs/finish-interrupted-runs";
 import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
 import { finishStreamedPlanning, startExperiment } from "@/lib/engine/create-experiment";
@@ -9,7 +9,7 @@ import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { getExperiment } from "@/lib/services/experiments";
-import { userA, waitFor, type TestDatabase } from "../helpers/databases";
+import { userA, waitFor, withTransactionQueries, type TestDatabase } from "../helpers/databases";
 
 // An experiment made by `parallaxr run` in its own process: the first rows' cells are queued at
 // once and the worker starts on them while the rest are added behind them (startExperiment,
@@ -52,21 +52,10 @@ function gate() {
 /** db, but the n-th insert of cells (counting from 1) fails. */
 function failingCellInsert(db: Database, n: number): Database {
   let inserts = 0;
-  const wrap = (tx: Executor): Executor => ({
-    query: async (sql, params) => {
-      if (sql.includes("insert into run_cells") && ++inserts === n) throw new Error("the disk is full");
-      return tx.query(sql, params);
-    },
-    exec: (sql) => tx.exec(sql),
+  return withTransactionQueries(db, (tx, sql, params) => {
+    if (sql.includes("insert into run_cells") && ++inserts === n) throw new Error("the disk is full");
+    return tx.query(sql, params);
   });
-  return {
-    kind: db.kind,
-    query: (sql, params) => db.query(sql, params),
-    exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    listen: (channel, onPayload) => db.listen(channel, onPayload),
-    close: () => db.close(),
-  };
 }
 
 export function describeStreamedPlanning(label: string, create: () => Promise<TestDatabase | null>): void {
