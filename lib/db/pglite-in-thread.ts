@@ -82,6 +82,7 @@ export async function startPgliteThread(
     worker.on("message", onMessage);
     worker.once("error", failed);
   }).catch(async (error) => {
+    worker.ref();
     await worker.terminate();
     throw error;
   });
@@ -159,6 +160,11 @@ export async function startPgliteThread(
       try {
         await ask({ op: "close" });
       } finally {
+        // The thread is unreferenced whenever nothing is asked of it (so it never keeps a process
+        // alive on its own): awaiting its end while it is, the event loop could empty before the
+        // exit event came, and a command ended with code 13 (an unsettled top-level await) instead
+        // of its own. Seen twice in the CLI's Ctrl-C tests under load.
+        worker.ref();
         await worker.terminate();
       }
     },
