@@ -161,9 +161,9 @@ export async function startPgliteThread(
         await ask({ op: "close" });
       } finally {
         // The thread is unreferenced whenever nothing is asked of it (so it never keeps a process
-        // alive on its own): awaiting its end while it is, the event loop could empty before the
-        // exit event came, and a command ended with code 13 (an unsettled top-level await) instead
-        // of its own. Seen twice in the CLI's Ctrl-C tests under load.
+        // alive on its own); it is referenced while its end is awaited, so that the event loop
+        // cannot empty before the exit event. A guess at why two CLI Ctrl-C tests ended with code
+        // 13 (an unsettled top-level await) under load: a small script did not reproduce it.
         worker.ref();
         await worker.terminate();
       }
