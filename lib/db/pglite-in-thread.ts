@@ -62,8 +62,12 @@ export async function startPgliteThread(
   let nextId = 1;
   let failure: Error | null = null;
 
+  // From close() on, the thread stays referenced until it has exited: an answer that comes after
+  // close's (a statement asked just before it) must not unreference it while its end is awaited,
+  // or the event loop can empty first and a command exits 13 (an unsettled top-level await).
+  let closing = false;
   const settle = () => {
-    if (pending.size === 0) worker.unref();
+    if (pending.size === 0 && !closing) worker.unref();
   };
   const failAll = (error: Error) => {
     failure = error;
@@ -112,6 +116,7 @@ export async function startPgliteThread(
 
   function ask<T>(request: Record<string, unknown>): Promise<T> {
     if (failure) return Promise.reject(failure);
+    if (closing) return Promise.reject(new Error("the database is closed"));
     const id = nextId++;
     const origin = new Error();
     return new Promise<T>((resolve, reject) => {
@@ -157,14 +162,13 @@ export async function startPgliteThread(
       };
     },
     async close() {
+      // Statements asked from now on are refused here rather than sent after the close.
+      const closed = ask({ op: "close" });
+      closing = true;
+      worker.ref();
       try {
-        await ask({ op: "close" });
+        await closed;
       } finally {
-        // The thread is unreferenced whenever nothing is asked of it (so it never keeps a process
-        // alive on its own); it is referenced while its end is awaited, so that the event loop
-        // cannot empty before the exit event. A guess at why two CLI Ctrl-C tests ended with code
-        // 13 (an unsettled top-level await) under load: a small script did not reproduce it.
-        worker.ref();
         await worker.terminate();
       }
     },

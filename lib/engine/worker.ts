@@ -144,6 +144,13 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let lastSweep = Date.now() - 4_000;
   // Ticks in a row whose results could not be saved.
   let failedSaves = 0;
+  // Work the ticks and the sweep start without waiting for it (run.json rewrites, the sweep's
+  // statements): stop() waits for it, so none of it reaches a database closed after the stop.
+  const background = new Set<Promise<unknown>>();
+  const inBackground = (work: Promise<unknown>): void => {
+    const tracked = work.catch(onError).finally(() => background.delete(tracked));
+    background.add(tracked);
+  };
 
   // Answers a process that died here paid for but never saved are saved first, then its other
   // cells go back to the queue; this worker journals its own answers from now on.
@@ -282,7 +289,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       failedSaves = 0;
       if (touched.size > 0) onSaved(touched);
       // Not awaited: the next claim does not wait for run.json (its rewrites are serialised per run).
-      void batches.saved(touched);
+      inBackground(batches.saved(touched));
     } catch (error) {
       if (unsaved.length > 0 && ++failedSaves >= SAVE_TRIES) {
         // The same results failed again and again: find out whether one of them is the cause.
@@ -311,7 +318,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       maybeFinished.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
-    void batches.ended(done);
+    inBackground(batches.ended(done));
   }
 
   function hold(runId: string, entry: { settings: RunSettings; prepared: PreparedCell; hit: CachedResponse | null }): void {
@@ -489,14 +496,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // Runs finished by other workers, or whose last result was written before their claim
       // came back short, are completed here.
       lastSweep = time;
-      void recoverLeftovers();
-      completeFinishedRuns(db, { runIds: null })
-        .then((done) => batches.ended(done))
-        .catch(onError);
-      void checkpointer.checkIfDue();
-      finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false })
-        .then((failed) => batches.ended(failed))
-        .catch(onError);
+      inBackground(recoverLeftovers());
+      inBackground(completeFinishedRuns(db, { runIds: null }).then((done) => batches.ended(done)));
+      inBackground(checkpointer.checkIfDue());
+      inBackground(finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).then((failed) => batches.ended(failed)));
     }
     activeRuns = null;
     requestTick();
@@ -539,6 +542,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       clearInterval(renewTimer);
       await flush().catch(onError);
       await releaseLeases(db, { workerId: id }).catch(onError);
+      while (background.size > 0) await Promise.all(background);
       await checkpointer.idle();
       journal?.close();
     },

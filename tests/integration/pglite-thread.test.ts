@@ -125,4 +125,34 @@ setTimeout(() => db.query("insert into t select generate_series(1, 1000)").then(
     expect(child.stdout.trim()).toBe("rows 1000");
     expect(child.status).toBe(0);
   }, 90_000);
+
+  it("a statement asked while the database closes is refused at once, and the process ends with its own exit code", () => {
+    // A worker's last statements can race its command's close. Their answers used to come after
+    // close's and unreference the thread while its end was awaited: the event loop emptied and the
+    // command exited 13 (an unsettled top-level await) instead of its own code, about one run in three.
+    const script = path.join(folder, "closes.mts");
+    writeFileSync(
+      script,
+      `import { openPglite } from ${JSON.stringify(path.resolve("lib/db/open-pglite.ts"))};
+const db = await openPglite({ dataDir: process.argv[2] });
+await db.query("select 1");
+const closing = db.close();
+const late = db.query("select 1").then(() => "answered", (error) => error.message);
+await closing;
+console.log("late:", await late);
+process.exitCode = 7;
+`,
+    );
+    for (let run = 0; run < 2; run++) {
+      const child = spawnSync(process.execPath, ["--import", "tsx", script, path.join(folder, `closes-${run}`)], {
+        cwd: process.cwd(),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, PARALLAXR_ROOT: process.cwd() },
+      });
+      expect(child.stderr).toBe("");
+      expect(child.stdout.trim()).toBe("late: the database is closed");
+      expect(child.status).toBe(7);
+    }
+  }, 120_000);
 });
