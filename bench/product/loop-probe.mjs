@@ -74,6 +74,8 @@ if (dir) {
       meanMs: empty ? 0 : ms(histogram.mean),
       pgliteMs: Math.round(pgliteMs),
       statements: [...statements].map(([kind, { count, ms: time }]) => ({ kind, count, ms: Math.round(time) })),
+      // This thread's V8 heap and what it holds outside it (a PGlite on another thread is not in these)
+      memoryMb: Object.fromEntries(Object.entries(process.memoryUsage()).map(([key, bytes]) => [key, Math.round(bytes / 2 ** 20)])),
     };
     statements = new Map();
     pgliteMs = 0;

@@ -318,6 +318,8 @@ async function measureRun(input: {
   }
   const wallMs = performance.now() - started;
   const loops = await server.loopStats();
+  for (const loop of loops)
+    if (loop.memoryMb) process.stderr.write(`  memory of ${loop.pid}'s main thread after the run (MB): ${JSON.stringify(loop.memoryMb)}\n`);
   const problems = await checkRun(server.url, runId, rows);
   const { calls, peakInFlight } = fake.stats();
   if (calls !== cells) problems.push(`run ${runId}: the provider answered ${calls} calls for ${cells} cells`);

@@ -1,4 +1,5 @@
-// The production server under measurement: `next start` of the existing build on its own port,
+// The production server under measurement: `npm start`'s scripts/serve.mjs (Next in its process)
+// serving the existing build on its own port,
 // in its own process group, with a fresh data folder (PGlite) or a fresh database on the Postgres
 // server, and the event-loop probe (loop-probe.mjs) loaded into every Node process it starts.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -7,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { buildState } from "../../scripts/build-check.mjs";
 
 export type BackendName = "pglite" | "postgres";
 
@@ -42,6 +44,8 @@ export interface LoopStats {
   /** With PARALLAXR_BENCH_STATEMENTS=1: time in PGlite's synchronous calls, statements by kind. */
   pgliteMs?: number;
   statements?: { kind: string; count: number; ms: number }[];
+  /** process.memoryUsage() of the probed thread, in MB. */
+  memoryMb?: Record<string, number>;
 }
 
 export const postgresAdminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -53,9 +57,12 @@ export async function startProductServer(options: {
   countStatements?: boolean;
 }): Promise<ProductServer> {
   const { root, backend, port } = options;
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
+  // serve.mjs would build a missing or stale build itself, for minutes, inside the measurement
+  const { state } = buildState({ root });
+  if (state !== "current") {
     throw new SetupError(
-      `No production build in ${path.join(root, ".next")}: run \`npm run build\` first (under the build lock if others share the checkout).`,
+      `${state === "missing" ? "No production build" : "The production build is older than the sources"} in ${path.join(root, ".next")}: ` +
+        "run `npm run build` first (under the build lock if others share the checkout).",
     );
   }
   const taken = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2_000) }).then(
@@ -94,16 +101,12 @@ export async function startProductServer(options: {
   };
   delete env.DATABASE_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      cwd: root,
-      env,
-      detached: true, // its own process group: RSS is summed over it and stop() ends exactly it
-      stdio: ["ignore", out, out],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
+    cwd: root,
+    env,
+    detached: true, // its own process group: RSS is summed over it and stop() ends exactly it
+    stdio: ["ignore", out, out],
+  });
   const pgid = child.pid!;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let alive = true;

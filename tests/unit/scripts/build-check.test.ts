@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,7 +82,11 @@ describe("npm start (scripts/serve.mjs start)", () => {
    * The project's serve and build-check scripts in a source tree whose `next` only notes its
    * arguments; its `build` records the id as next.config.ts makes it (the source hash).
    */
-  function treeWithRecordingNext(): { root: string; start: () => string[] } {
+  function treeWithRecordingNext(): {
+    root: string;
+    start: () => string[];
+    run: (env?: Record<string, string>) => SpawnSyncReturns<string>;
+  } {
     const root = sourceTree();
     for (const script of ["serve.mjs", "build-check.mjs"])
       write(root, `scripts/${script}`, readFileSync(path.join(repository, "scripts", script), "utf8"));
@@ -93,6 +97,7 @@ describe("npm start (scripts/serve.mjs start)", () => {
       `const fs = require("node:fs");
 const { pathToFileURL } = require("node:url");
 fs.appendFileSync("next-calls.log", process.argv.slice(2).join(" ") + "\\n");
+fs.writeFileSync("next-pid.log", String(process.pid));
 if (process.argv[2] === "build") {
   import(pathToFileURL("scripts/build-check.mjs").href).then(({ sourceHash }) => {
     fs.mkdirSync(".next", { recursive: true });
@@ -102,17 +107,19 @@ if (process.argv[2] === "build") {
 `,
     );
     const log = path.join(root, "next-calls.log");
-    const start = () => {
-      rmSync(log, { force: true });
-      const result = spawnSync(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
+    const run = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
         cwd: tmpdir(),
-        env: { PATH: process.env.PATH ?? "", PORT: "3999", NODE_ENV: "production" },
+        env: { PATH: process.env.PATH ?? "", PORT: "3999", NODE_ENV: "production", ...env },
         encoding: "utf8",
       });
+    const start = () => {
+      rmSync(log, { force: true });
+      const result = run();
       expect(result.status, result.stderr).toBe(0);
       return readFileSync(log, "utf8").trim().split("\n");
     };
-    return { root, start };
+    return { root, start, run };
   }
 
   it("builds when there is no build, then starts on loopback", () => {
@@ -135,5 +142,31 @@ if (process.argv[2] === "build") {
     const { root, start } = treeWithRecordingNext();
     write(root, ".next/BUILD_ID", "Xf3k2Y_random_id");
     expect(start()).toEqual(["build", "start -H 127.0.0.1 -p 3999"]);
+  });
+
+  it("runs Next in its own process (no second Node process held for the server's life)", () => {
+    const { root, start } = treeWithRecordingNext();
+    write(
+      root,
+      "scripts/serve-pid.mjs",
+      'import fs from "node:fs";\nfs.writeFileSync(new URL("../serve-pid.log", import.meta.url), String(process.pid));\n',
+    );
+    // the serve script's pid, noted by a module it imports first
+    const serve = readFileSync(path.join(root, "scripts", "serve.mjs"), "utf8");
+    const [shebang, ...rest] = serve.split("\n");
+    write(root, "scripts/serve.mjs", [shebang, 'import "./serve-pid.mjs";', ...rest].join("\n"));
+    start();
+    expect(readFileSync(path.join(root, "next-pid.log"), "utf8")).toBe(readFileSync(path.join(root, "serve-pid.log"), "utf8"));
+  });
+
+  it("refuses a PARALLAXR_HEAP_GROWING_PERCENT that is not a whole number from 0 to 1000, naming it", () => {
+    const { root, run } = treeWithRecordingNext();
+    for (const bad of ["fast", "-5", "2.5", "5000"]) {
+      const result = run({ PARALLAXR_HEAP_GROWING_PERCENT: bad });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`PARALLAXR_HEAP_GROWING_PERCENT must be a whole number from 0 to 1000; got "${bad}".`);
+      expect(existsSync(path.join(root, "next-calls.log"))).toBe(false);
+    }
+    expect(run({ PARALLAXR_HEAP_GROWING_PERCENT: "0" }).status).toBe(0);
   });
 });
