@@ -7,6 +7,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { setHeapGrowth } = await import("./lib/server/heap-growth");
+  setHeapGrowth(process.env, (message) => console.error(`[parallaxr] ${message}`));
   const { getAppContext } = await import("./lib/server/context");
   const { isFolderInUseError } = await import("./lib/db/errors");
   try {

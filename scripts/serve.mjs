@@ -7,7 +7,6 @@
 // beyond loopback is an explicit choice, and then every request needs a token.
 import { createRequire } from "node:module";
 import path from "node:path";
-import v8 from "node:v8";
 import { ensureBuild } from "./build-check.mjs";
 
 const mode = process.argv[2];
@@ -16,7 +15,6 @@ if (mode !== "dev" && mode !== "start") {
   process.exit(2);
 }
 const root = path.join(import.meta.dirname, "..");
-setHeapGrowth(process.env);
 if (mode === "start") ensureBuild({ root });
 
 const host = process.env.HOST?.trim() || "127.0.0.1";
@@ -51,20 +49,3 @@ process.chdir(root);
 const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
 process.argv = [process.execPath, next, mode, "-H", host, "-p", port];
 createRequire(import.meta.url)(next);
-
-/**
- * How far V8 lets the heap grow past what survived its last full collection before it collects
- * again: 1.5 times (PARALLAXR_HEAP_GROWING_PERCENT, default 50) instead of V8's own up to 4 times.
- * A run's calls leave garbage of short-lived objects behind, little of it kept (about 60 MB live
- * after a 10,000-cell run): with V8's factor the server's heap grew to 300-350 MB during such a run,
- * and held it. bench/README.md has the measurements. 0 keeps V8's own.
- */
-function setHeapGrowth(env) {
-  const raw = env.PARALLAXR_HEAP_GROWING_PERCENT?.trim() || "50";
-  const percent = Number(raw);
-  if (!Number.isInteger(percent) || percent < 0 || percent > 1000) {
-    console.error(`PARALLAXR_HEAP_GROWING_PERCENT must be a whole number from 0 to 1000; got "${raw}".`);
-    process.exit(2);
-  }
-  if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
-}
