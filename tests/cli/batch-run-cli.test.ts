@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runManifestProblems } from "@/lib/formats/batch/run-folder";
 import type { RunManifest } from "@/lib/formats/batch/run-manifest";
 import { waitFor } from "../helpers/databases";
+import { receiptIsWhole } from "../helpers/receipts";
 
 // `parallaxr batch-run` and `param-forge batch-run` as a user meets them (issue 14): subprocesses
 // started in a directory far from the repository, with a data folder of their own; the spec's
@@ -505,9 +506,10 @@ describe("parallaxr batch-run: SIGKILL in the middle of a 100-job run, then --re
       expect(doneBefore.length).toBeGreaterThan(0);
       expect(doneBefore.length).toBeLessThan(100);
       // An image whose receipt was written is whole and vouched for: it is reused, never written
-      // again. One without its receipt is an attempt the kill cut off (at most the 4 in flight): it
-      // may be deleted and its job called again (counted below among the calls made twice).
-      const vouched = images().filter((name) => existsSync(path.join(folder, `receipt-${name.slice(0, name.lastIndexOf("."))}.json`)));
+      // again. One without its receipt, or with one the kill cut off, is an attempt the kill cut off
+      // (at most the 4 in flight): it may be deleted and its job called again (counted below among
+      // the calls made twice).
+      const vouched = images().filter((name) => receiptIsWhole(path.join(folder, `receipt-${name.slice(0, name.lastIndexOf("."))}.json`)));
       expect(images().length - vouched.length).toBeLessThanOrEqual(4);
       const imagesBefore = new Map(
         vouched.map((name) => {

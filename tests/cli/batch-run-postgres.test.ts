@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runManifestProblems } from "@/lib/formats/batch/run-folder";
 import type { RunManifest } from "@/lib/formats/batch/run-manifest";
 import { createServerTestDatabase, postgresServerAvailable, waitFor, type TestDatabase } from "../helpers/databases";
+import { receiptIsWhole } from "../helpers/receipts";
 
 // `parallaxr batch-run` on the Postgres server (DATABASE_URL, a database of this file's own), as a
 // subprocess from a directory outside the repository: a run on the mock image model killed with
@@ -69,9 +70,10 @@ describe.skipIf(!available)("parallaxr batch-run on the Postgres server", () => 
     expect(doneBefore.length).toBeGreaterThan(0);
     expect(doneBefore.length).toBeLessThan(40);
     // An image whose receipt was written is whole and vouched for: it is reused, never written again.
-    // One without its receipt is an attempt the kill cut off (at most the 4 in flight): it may be
-    // deleted and its job called again.
-    const vouched = images().filter((name) => existsSync(path.join(folder, `receipt-${name.slice(0, name.lastIndexOf("."))}.json`)));
+    // One without its receipt, or whose receipt the kill cut off before its bytes were all written
+    // (the file exists from its open on), is an attempt the kill cut off (at most the 4 in flight):
+    // it may be deleted and its job called again.
+    const vouched = images().filter((name) => receiptIsWhole(path.join(folder, `receipt-${name.slice(0, name.lastIndexOf("."))}.json`)));
     expect(images().length - vouched.length).toBeLessThanOrEqual(4);
     const stamps = new Map(vouched.map((name) => [name, statSync(path.join(folder, name)).mtimeMs]));
 
