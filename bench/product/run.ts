@@ -9,7 +9,7 @@
  *   npm run build            # once; this script builds nothing
  *   npm run bench:product    # knobs in the environment: BACKEND, ROWS, LATENCY_MS, CONCURRENCY, REPS, PAINT, PORT
  *
- * Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no build, or the
+ * Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no current build, or the
  * server would not start.
  */
 import { writeFileSync, mkdirSync } from "node:fs";
@@ -43,7 +43,7 @@ Environment knobs:
                                  by kind (a probe wraps PGlite; it costs time, so compare runs with the same setting)
   CHROMIUM=/usr/bin/chromium     the browser Playwright drives
 Writes every run to bench/results/product-<date>.json (git-ignored).
-Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no build, server would not start.`;
+Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no current build (none, or older than the sources), server would not start.`;
 
 class UsageError extends Error {}
 
