@@ -86,7 +86,6 @@ export async function startPgliteThread(
     worker.on("message", onMessage);
     worker.once("error", failed);
   }).catch(async (error) => {
-    worker.ref();
     await worker.terminate();
     throw error;
   });

@@ -9,6 +9,16 @@ import { openPglite } from "@/lib/db/open-pglite";
 const folder = mkdtempSync(path.join(tmpdir(), "parallaxr-pglite-thread-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+/** Runs a TypeScript script of this test in a process of its own, from the project folder. */
+function runScript(script: string, ...args: string[]) {
+  return spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: process.cwd(),
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, PARALLAXR_ROOT: process.cwd() },
+  });
+}
+
 let db: Database | null = null;
 afterEach(async () => {
   await db?.close();
@@ -115,12 +125,7 @@ await db.exec("create table t (id int)");
 setTimeout(() => db.query("insert into t select generate_series(1, 1000)").then(() => db.query("select count(*)::int as n from t")).then((r) => console.log("rows", r.rows[0].n)), 10);
 `,
     );
-    const child = spawnSync(process.execPath, ["--import", "tsx", script], {
-      cwd: process.cwd(),
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, PARALLAXR_ROOT: process.cwd() },
-    });
+    const child = runScript(script);
     expect(child.stderr).toBe("");
     expect(child.stdout.trim()).toBe("rows 1000");
     expect(child.status).toBe(0);
@@ -144,12 +149,7 @@ process.exitCode = 7;
 `,
     );
     for (let run = 0; run < 2; run++) {
-      const child = spawnSync(process.execPath, ["--import", "tsx", script, path.join(folder, `closes-${run}`)], {
-        cwd: process.cwd(),
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, PARALLAXR_ROOT: process.cwd() },
-      });
+      const child = runScript(script, path.join(folder, `closes-${run}`));
       expect(child.stderr).toBe("");
       expect(child.stdout.trim()).toBe("late: the database is closed");
       expect(child.status).toBe(7);

@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -82,11 +82,7 @@ describe("npm start (scripts/serve.mjs start)", () => {
    * The project's serve and build-check scripts in a source tree whose `next` only notes its
    * arguments; its `build` records the id as next.config.ts makes it (the source hash).
    */
-  function treeWithRecordingNext(): {
-    root: string;
-    start: () => string[];
-    run: (env?: Record<string, string>) => SpawnSyncReturns<string>;
-  } {
+  function treeWithRecordingNext(): { root: string; start: () => string[] } {
     const root = sourceTree();
     for (const script of ["serve.mjs", "build-check.mjs"])
       write(root, `scripts/${script}`, readFileSync(path.join(repository, "scripts", script), "utf8"));
@@ -107,19 +103,17 @@ if (process.argv[2] === "build") {
 `,
     );
     const log = path.join(root, "next-calls.log");
-    const run = (env: Record<string, string> = {}) =>
-      spawnSync(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
-        cwd: tmpdir(),
-        env: { PATH: process.env.PATH ?? "", PORT: "3999", NODE_ENV: "production", ...env },
-        encoding: "utf8",
-      });
     const start = () => {
       rmSync(log, { force: true });
-      const result = run();
+      const result = spawnSync(process.execPath, [path.join(root, "scripts", "serve.mjs"), "start"], {
+        cwd: tmpdir(),
+        env: { PATH: process.env.PATH ?? "", PORT: "3999", NODE_ENV: "production" },
+        encoding: "utf8",
+      });
       expect(result.status, result.stderr).toBe(0);
       return readFileSync(log, "utf8").trim().split("\n");
     };
-    return { root, start, run };
+    return { root, start };
   }
 
   it("builds when there is no build, then starts on loopback", () => {
