@@ -10,12 +10,13 @@ import { pgliteEngine, runToEnd } from "../helpers/engine";
 
 // An answer is stored once (0020_one_copy_of_each_answer.sql): a cell whose parsed output is its
 // raw output (a prompt that asks for no JSON or <response>) keeps the text in output_raw alone,
-// and the response cache keeps output_raw alone. Every reader still sees outputParsed as before.
+// and the response cache names that cell instead of keeping a copy (0022). Every reader still
+// sees outputParsed as before.
 describe("one stored copy of each answer", () => {
   const providers = createProviderRegistry([createMockProvider()]);
   const test = pgliteEngine(providers);
 
-  it("stores a plain answer once in the cell and once in the cache, and reads it back as parsed", async () => {
+  it("stores a plain answer once, in the cell, and reads it back as parsed", async () => {
     const plain = {
       prompt: "Tell me about {{topic}}",
       rows: [{ topic: "tides" }, { topic: "storms" }],
@@ -32,11 +33,14 @@ describe("one stored copy of each answer", () => {
       expect(row.output_raw).toContain("MOCK RESPONSE");
       expect(row).toMatchObject({ output_parsed: null, parsed_is_raw: true });
     }
-    const cached = await test.db.query<{ output_raw: string; output_parsed: string | null }>(
-      "select output_raw, output_parsed from response_cache where user_id = $1 and output_raw like '%Tell me about tides%'",
+    // the cache names the cell instead of copying its answer (0022_cache_names_the_cell.sql)
+    const cached = await test.db.query<{ output_raw: string | null; output_parsed: string | null; answer: string }>(
+      `select r.output_raw, r.output_parsed, c.output_raw as answer
+         from response_cache r join run_cells c on c.id = r.cell_id
+        where r.user_id = $1 and c.output_raw like '%Tell me about tides%'`,
       [userA],
     );
-    expect(cached.rows).toEqual([{ output_raw: stored.rows[0].output_raw, output_parsed: null }]);
+    expect(cached.rows).toEqual([{ output_raw: null, output_parsed: null, answer: stored.rows[0].output_raw }]);
 
     // every reader: the run, its previews, one cell, the events stream's reader, the export
     const read = await getRun({ db: test.db }, { userId: userA, runId: run.id });

@@ -84,7 +84,7 @@ describe("response cache, re-runs and cost", () => {
     });
     expect(run.cells.map((cell) => cell.status)).toEqual(Array(8).fill("ok"));
     const cached = await test.db.query<{ n: number }>(
-      "select count(*)::int as n from response_cache where user_id = $1 and output_raw like '%twice%'",
+      "select count(*)::int as n from response_cache r left join run_cells c on c.id = r.cell_id where r.user_id = $1 and coalesce(r.output_raw, c.output_raw) like '%twice%'",
       [userA],
     );
     expect(cached.rows[0].n).toBe(4);
@@ -115,7 +115,11 @@ describe("response cache, re-runs and cost", () => {
   });
 
   it("does not use expired entries, nor any after the cache is cleared, nor with cache: false", async () => {
-    await test.db.query("update response_cache set expires_at = now() - interval '1 second' where output_raw like '%cache me 0%'");
+    // a cache row reads its answer from the cell it names (0022_cache_names_the_cell.sql)
+    await test.db.query(
+      `update response_cache r set expires_at = now() - interval '1 second'
+         from run_cells c where c.id = r.cell_id and c.output_raw like '%cache me 0%'`,
+    );
     const expired = await runToEnd(userA, input("cache me {{n}}"));
     expect(expired.cells.find((cell) => cell.row === 0)!.cached).toBe(false);
     expect(expired.cells.find((cell) => cell.row === 1)!.cached).toBe(true);

@@ -14,7 +14,9 @@ export interface CachedResponse {
 
 /**
  * The unexpired cached answers of userId among keys, in one statement (the worker asks once per
- * claimed batch). The worker bypasses RLS, so the user is named explicitly.
+ * claimed batch). The worker bypasses RLS, so the user is named explicitly. A cache row names the
+ * cell that holds its answer, or keeps its own copy when that cell was asked again or deleted
+ * (0022_cache_names_the_cell.sql).
  */
 export async function findCachedResponses(
   db: Database,
@@ -31,9 +33,12 @@ export async function findCachedResponses(
     cost_usd: number | null;
     finish_reason: string | null;
   }>(
-    `select cache_key, output_raw, tokens_in, tokens_out, tokens_estimated, latency_ms, cost_usd, finish_reason
-       from response_cache
-      where user_id = $1 and cache_key = any($2::text[]) and (expires_at is null or expires_at > now())`,
+    `select r.cache_key, coalesce(r.output_raw, c.output_raw) as output_raw, r.tokens_in, r.tokens_out,
+            r.tokens_estimated, r.latency_ms, r.cost_usd, r.finish_reason
+       from response_cache r
+       left join run_cells c on c.id = r.cell_id and c.user_id = r.user_id
+      where r.user_id = $1 and r.cache_key = any($2::text[]) and (r.expires_at is null or r.expires_at > now())
+        and coalesce(r.output_raw, c.output_raw) is not null`,
     [userId, keys],
   );
   return new Map(

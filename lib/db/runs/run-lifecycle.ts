@@ -65,6 +65,15 @@ export async function applyRunAction(tx: Queryable, { id, action }: { id: string
  * Returns false when the cell is not the caller's (or not in that run).
  */
 export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<boolean> {
+  // The cache rows that read their answer from this cell keep a copy of it first: the new attempt
+  // may fail and take the answer with it (0022_cache_names_the_cell.sql).
+  await tx.query(
+    `update response_cache r set output_raw = c.output_raw, cell_id = null
+       from run_cells c
+      where c.id = $1 and c.run_id = $2 and c.status not in ('queued', 'running') and c.output_raw is not null
+        and r.cell_id = c.id and r.user_id = c.user_id`,
+    [cellId, runId],
+  );
   const { rowCount } = await tx.query(
     `update run_cells
         set status = 'queued', bypass_cache = true, attempts = 0, not_before = now(),

@@ -1,0 +1,4 @@
+import { createPgliteTestDatabase } from "../helpers/databases";
+import { describeCacheNamesCell } from "./cache-names-cell-suite";
+
+describeCacheNamesCell("PGlite", createPgliteTestDatabase);

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CreateRunInput } from "@/lib/api/schemas";
+import { asUser } from "@/lib/db/as-user";
+import { findCachedResponses } from "@/lib/db/cache/response-cache";
+import { startWorker, type Worker } from "@/lib/engine/worker";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { ProviderError } from "@/lib/providers/provider-error";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import type { TextProvider } from "@/lib/providers/types";
+import { getRun, rerunCell } from "@/lib/services/runs";
+import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
+import { runToEnd } from "../helpers/engine";
+
+// A cache row names the cell that holds its answer instead of copying it
+// (supabase/migrations/0022_cache_names_the_cell.sql). What a copy guaranteed must still hold: a
+// later run is answered with the same text, asking a cell again or deleting its run does not take
+// the cached answer away, and another user's row naming the cell never reads its answer.
+
+/** The mock provider, which fails every call (not retryable) while `broken` is set. */
+function breakableMock(): { provider: TextProvider; broken: { value: boolean } } {
+  const mock = createMockProvider();
+  const broken = { value: false };
+  return {
+    broken,
+    provider: {
+      ...mock,
+      async generate(request) {
+        if (broken.value) throw new ProviderError({ code: "bad_request", statusCode: 400, message: "refused on purpose" });
+        return mock.generate(request);
+      },
+    },
+  };
+}
+
+interface CacheRow {
+  cell_id: string | null;
+  output_raw: string | null;
+}
+
+export function describeCacheNamesCell(label: string, create: () => Promise<TestDatabase | null>): void {
+  describe(`the response cache names the cell on ${label}`, () => {
+    const { provider, broken } = breakableMock();
+    const providers = createProviderRegistry([provider]);
+    let test: TestDatabase | null = null;
+    let worker: Worker | null = null;
+
+    beforeAll(async () => {
+      test = await create();
+      if (test) worker = await startWorker({ db: test.db, providers, pollMs: 20 });
+    });
+    afterAll(async () => {
+      await worker?.stop();
+      await test?.drop();
+    });
+
+    const input = (topic: string): CreateRunInput => ({
+      prompt: "Tell me about {{topic}}",
+      rows: [{ topic }],
+      models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+      cache: true,
+    });
+    const cacheRows = async (userId: string) =>
+      (
+        await test!.db.query<CacheRow & { cache_key: string }>(
+          "select cache_key, cell_id, output_raw from response_cache where user_id = $1 order by created_at",
+          [userId],
+        )
+      ).rows;
+
+    it("stores no copy of a fresh answer, and answers the next run from the cell", async (context) => {
+      if (!test) return context.skip();
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("tides") });
+      const [cell] = first.cells;
+      expect(cell.output).toContain("Tell me about tides");
+      const [row] = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id);
+      expect(row).toMatchObject({ cell_id: cell.id, output_raw: null });
+
+      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("tides") });
+      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+    });
+
+    it("keeps the cached answer when its cell is asked again and the new attempt fails", async (context) => {
+      if (!test) return context.skip();
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("storms") });
+      const [cell] = first.cells;
+      broken.value = true;
+      try {
+        await rerunCell({ db: test.db }, { userId: userA, runId: first.id, cellId: cell.id });
+        const failed = await waitFor(async () => {
+          const run = await getRun({ db: test!.db }, { userId: userA, runId: first.id });
+          return run.status === "completed" || run.status === "failed" ? run : null;
+        });
+        expect(failed.cells[0]).toMatchObject({ status: "error", output: null });
+      } finally {
+        broken.value = false;
+      }
+      const kept = (await cacheRows(userA)).filter((r) => r.output_raw === cell.output);
+      expect(kept).toHaveLength(1);
+      expect(kept[0].cell_id).toBeNull();
+
+      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("storms") });
+      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+    });
+
+    it("points the row at the cell again when the cell is asked again and answers", async (context) => {
+      if (!test) return context.skip();
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("fog") });
+      const [cell] = first.cells;
+      await rerunCell({ db: test.db }, { userId: userA, runId: first.id, cellId: cell.id });
+      await waitFor(async () => {
+        const run = await getRun({ db: test!.db }, { userId: userA, runId: first.id });
+        return run.status === "completed" && run.cells[0].attempts > 0 && !run.cells[0].cached ? run : null;
+      });
+      const rows = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id || r.output_raw === cell.output);
+      expect(rows).toEqual([expect.objectContaining({ cell_id: cell.id, output_raw: null })]);
+    });
+
+    it("keeps the answers of a deleted run in the cache", async (context) => {
+      if (!test) return context.skip();
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("snow") });
+      const [cell] = first.cells;
+      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = $1", [first.id]));
+      expect((await test.db.query("select 1 from run_cells where id = $1", [cell.id])).rowCount).toBe(0);
+      const kept = (await cacheRows(userA)).filter((r) => r.output_raw === cell.output);
+      expect(kept).toEqual([expect.objectContaining({ cell_id: null, output_raw: cell.output })]);
+
+      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("snow") });
+      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+    });
+
+    it("never gives another user's cell to a row that names it, on a lookup or when the cell is deleted", async (context) => {
+      if (!test) return context.skip();
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("hail") });
+      const [cell] = first.cells;
+      const [owned] = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id);
+
+      // userB writes a row of their own (RLS allows it) under userA's key, naming userA's cell
+      await asUser(test.db, userB, (tx) =>
+        tx.query("insert into response_cache (cache_key, provider, model, cell_id) values ($1, 'mock', 'echo', $2)", [
+          owned.cache_key,
+          cell.id,
+        ]),
+      );
+      const looked = await findCachedResponses(test.db, { userId: userB, keys: [owned.cache_key] });
+      expect(looked.size).toBe(0);
+
+      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = $1", [first.id]));
+      const theirs = await cacheRows(userB);
+      expect(theirs.filter((r) => r.output_raw === cell.output)).toEqual([]);
+      expect(theirs.filter((r) => r.cell_id === cell.id)).toEqual([]);
+      // userA's own row kept the answer
+      expect((await cacheRows(userA)).filter((r) => r.output_raw === cell.output)).toHaveLength(1);
+    });
+  });
+}
