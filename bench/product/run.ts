@@ -117,7 +117,10 @@ interface RunRecord extends Scenario {
   loopMaxMs: number;
   loopP99Ms: number;
   peakRssMb: number;
+  /** Growth of the stored data over the run, write-ahead log excluded. */
   storageDeltaBytes: number;
+  /** Growth of PGlite's write-ahead log over the run (0 on the server: pg_database_size has none). */
+  walDeltaBytes: number;
   pgliteMs: number | null;
   statements: { kind: string; count: number; ms: number }[];
   problems: string[];
@@ -303,6 +306,7 @@ async function measureRun(input: {
   const cells = rows.length * benchModels.length;
   fake.reset({ latencyMs: scenario.latencyMs, answerChars: knobs.answerChars });
   const storageBefore = await server.storageBytes();
+  const walBefore = server.walBytes();
   await server.loopStats(); // starts the server's loop histograms over
   let peakRssMb = server.rssMb();
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, server.rssMb())), 100);
@@ -326,6 +330,7 @@ async function measureRun(input: {
   if (peakInFlight > scenario.concurrency)
     problems.push(`run ${runId}: ${peakInFlight} calls in flight at once, over the concurrency ${scenario.concurrency}`);
   const storageAfter = await server.storageBytes();
+  const walAfter = server.walBytes();
   const idealMs = (cells * scenario.latencyMs) / scenario.concurrency;
   return {
     backend,
@@ -342,7 +347,8 @@ async function measureRun(input: {
     loopMaxMs: Math.max(0, ...loops.map((loop) => loop.maxMs)),
     loopP99Ms: Math.max(0, ...loops.map((loop) => loop.p99Ms)),
     peakRssMb,
-    storageDeltaBytes: storageAfter - storageBefore,
+    storageDeltaBytes: storageAfter - walAfter - (storageBefore - walBefore),
+    walDeltaBytes: walAfter - walBefore,
     pgliteMs: loops.some((loop) => loop.pgliteMs !== undefined) ? loops.reduce((sum, loop) => sum + (loop.pgliteMs ?? 0), 0) : null,
     statements: loops.flatMap((loop) => loop.statements ?? []),
     problems,
@@ -369,8 +375,10 @@ function printReport(input: {
       .join(" ")} at the end`,
   );
   out.push("");
-  out.push("| backend | latency | conc | wall | % of ideal | cells/s | loop stall max | loop p99 | peak RSS (all processes) | disk/cell |");
-  out.push("|---|---|---|---|---|---|---|---|---|---|");
+  out.push(
+    "| backend | latency | conc | wall | % of ideal | cells/s | loop stall max | loop p99 | peak RSS (all processes) | disk/cell | WAL/cell |",
+  );
+  out.push("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const backend of knobs.backends) {
     for (const scenario of scenarios) {
       const rs = records.filter(
@@ -405,7 +413,15 @@ function printReport(input: {
             rs.map((record) => record.storageDeltaBytes / record.cells / 1024),
             1,
             " KB",
-          )} |`,
+          )} | ${
+            backend === "pglite"
+              ? spread(
+                  rs.map((record) => record.walDeltaBytes / record.cells / 1024),
+                  1,
+                  " KB",
+                )
+              : "-"
+          } |`,
       );
     }
   }

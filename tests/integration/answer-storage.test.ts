@@ -89,4 +89,55 @@ describe("one stored copy of each answer", () => {
     );
     expect(stored.rows[0]).toEqual({ output_parsed: "forty-two", parsed_is_raw: false });
   });
+
+  it("stores a long answer deflated, and every reader gets it back, cut as Postgres cuts text", async () => {
+    // ~1,600 characters of prose with characters of two UTF-16 units in it, where a cut can fall
+    const sentence = "Tides rise twice a day 🌊 as the moon pulls the sea, and café owners on the coast know it. ";
+    const text = sentence.repeat(18);
+    const input = {
+      prompt: "Summarise: {{text}}",
+      rows: [{ text }],
+      models: [{ provider: "mock", model: "echo", params: { latencyMs: 0 } }],
+      cache: true,
+    };
+    const run = await runToEnd({ db: test.db, providers }, { userId: userA, input });
+    const [cell] = run.cells;
+    expect(cell.output).toContain(text);
+    expect(cell.outputParsed).toBe(cell.output);
+    const stored = await test.db.query<{ output_raw: string | null; packed: number }>(
+      "select output_raw, octet_length(output_z) as packed from run_cells where id = $1",
+      [cell.id],
+    );
+    expect(stored.rows[0].output_raw).toBeNull();
+    expect(stored.rows[0].packed).toBeLessThan(Buffer.byteLength(cell.output!) * 0.8);
+
+    // a cut of the preview matches Postgres' left() of the same text, wherever it falls: before,
+    // on and after a character of two UTF-16 units (where a cut by units would split it)
+    const characters = Array.from(cell.output!);
+    const first = characters.indexOf("🌊");
+    const second = characters.indexOf("🌊", first + 1);
+    expect(cell.output!.slice(0, second + 1)).not.toBe(characters.slice(0, second + 1).join(""));
+    for (const chars of [10, first, first + 1, second, second + 1, 1000, 100_000]) {
+      const preview = await getRun({ db: test.db }, { userId: userA, runId: run.id, outputChars: chars });
+      const expected = await test.db.query<{ text: string; cut: boolean }>(
+        "select left($1::text, $2) as text, length($1::text) > $2 as cut",
+        [cell.output, chars],
+      );
+      expect(preview.cells[0]).toMatchObject({
+        output: expected.rows[0].text,
+        outputParsed: expected.rows[0].text,
+        outputTruncated: expected.rows[0].cut,
+      });
+    }
+    const one = await getRunCell({ db: test.db }, { userId: userA, runId: run.id, cellId: cell.id });
+    expect(one.output).toBe(cell.output);
+    const changes = await asUser(test.db, userA, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0, outputChars: null }));
+    expect(changes.map((change) => change.output)).toEqual([cell.output]);
+    const file = await exportRun({ db: test.db }, { userId: userA, runId: run.id, format: "json" });
+    expect((JSON.parse(String(file.body)) as { cells: { output: string }[] }).cells[0].output).toBe(cell.output);
+
+    // the cache answers the same input with the same text
+    const again = await runToEnd({ db: test.db, providers }, { userId: userA, input });
+    expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+  });
 });

@@ -53,6 +53,8 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       await test?.drop();
     });
 
+    // a long topic makes a long answer, which is stored packed (0023_packed_answers.sql)
+    const long = (topic: string) => `${topic}: ${"what the sea does each day, and why it matters to those who live by it. ".repeat(12)}`;
     const input = (topic: string): CreateRunInput => ({
       prompt: "Tell me about {{topic}}",
       rows: [{ topic }],
@@ -61,11 +63,13 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
     });
     const cacheRows = async (userId: string) =>
       (
-        await test!.db.query<CacheRow & { cache_key: string }>(
-          "select cache_key, cell_id, output_raw from response_cache where user_id = $1 order by created_at",
+        await test!.db.query<CacheRow & { cache_key: string; packed: boolean }>(
+          "select cache_key, cell_id, output_raw, output_z is not null as packed from response_cache where user_id = $1 order by created_at",
           [userId],
         )
       ).rows;
+    const rowOfCell = async (cellId: string) => (await cacheRows(userA)).find((r) => r.cell_id === cellId)!;
+    const rowOfKey = async (key: string) => (await cacheRows(userA)).filter((r) => r.cache_key === key);
 
     it("stores no copy of a fresh answer, and answers the next run from the cell", async (context) => {
       if (!test) return context.skip();
@@ -81,8 +85,9 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
 
     it("keeps the cached answer when its cell is asked again and the new attempt fails", async (context) => {
       if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("storms") });
+      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("storms")) });
       const [cell] = first.cells;
+      const { cache_key: key } = await rowOfCell(cell.id);
       broken.value = true;
       try {
         await rerunCell({ db: test.db }, { userId: userA, runId: first.id, cellId: cell.id });
@@ -94,11 +99,10 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       } finally {
         broken.value = false;
       }
-      const kept = (await cacheRows(userA)).filter((r) => r.output_raw === cell.output);
-      expect(kept).toHaveLength(1);
-      expect(kept[0].cell_id).toBeNull();
+      // the row keeps its own copy, packed as the cell had it
+      expect(await rowOfKey(key)).toEqual([expect.objectContaining({ cell_id: null, output_raw: null, packed: true })]);
 
-      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("storms") });
+      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("storms")) });
       expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
     });
 
@@ -115,17 +119,25 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       expect(rows).toEqual([expect.objectContaining({ cell_id: cell.id, output_raw: null })]);
     });
 
-    it("keeps the answers of a deleted run in the cache", async (context) => {
+    it("keeps the answers of a deleted run in the cache, short and packed", async (context) => {
       if (!test) return context.skip();
       const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("snow") });
-      const [cell] = first.cells;
-      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = $1", [first.id]));
-      expect((await test.db.query("select 1 from run_cells where id = $1", [cell.id])).rowCount).toBe(0);
-      const kept = (await cacheRows(userA)).filter((r) => r.output_raw === cell.output);
-      expect(kept).toEqual([expect.objectContaining({ cell_id: null, output_raw: cell.output })]);
+      const second = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("sleet")) });
+      const keys = [(await rowOfCell(first.cells[0].id)).cache_key, (await rowOfCell(second.cells[0].id)).cache_key];
+      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = any($1::uuid[])", [[first.id, second.id]]));
+      expect((await test.db.query("select 1 from run_cells where run_id = any($1::uuid[])", [[first.id, second.id]])).rowCount).toBe(0);
+      expect(await rowOfKey(keys[0])).toEqual([
+        expect.objectContaining({ cell_id: null, output_raw: first.cells[0].output, packed: false }),
+      ]);
+      expect(await rowOfKey(keys[1])).toEqual([expect.objectContaining({ cell_id: null, output_raw: null, packed: true })]);
 
-      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("snow") });
-      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+      for (const [topic, before] of [
+        ["snow", first],
+        [long("sleet"), second],
+      ] as const) {
+        const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(topic) });
+        expect(again.cells[0]).toMatchObject({ cached: true, output: before.cells[0].output });
+      }
     });
 
     it("never gives another user's cell to a row that names it, on a lookup or when the cell is deleted", async (context) => {

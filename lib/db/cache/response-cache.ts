@@ -1,4 +1,5 @@
 import type { Database, Queryable } from "../database";
+import { unpackAnswer } from "../cells/packed-answer";
 
 /** A stored answer: what a cache hit gives back, with the original tokens, latency and cost. */
 export interface CachedResponse {
@@ -25,7 +26,8 @@ export async function findCachedResponses(
   if (keys.length === 0) return new Map();
   const { rows } = await db.query<{
     cache_key: string;
-    output_raw: string;
+    output_raw: string | null;
+    output_z: string | null;
     tokens_in: number | null;
     tokens_out: number | null;
     tokens_estimated: boolean;
@@ -33,12 +35,16 @@ export async function findCachedResponses(
     cost_usd: number | null;
     finish_reason: string | null;
   }>(
-    `select r.cache_key, coalesce(r.output_raw, c.output_raw) as output_raw, r.tokens_in, r.tokens_out,
+    `select r.cache_key, a.output_raw, encode(a.output_z, 'base64') as output_z, r.tokens_in, r.tokens_out,
             r.tokens_estimated, r.latency_ms, r.cost_usd, r.finish_reason
        from response_cache r
        left join run_cells c on c.id = r.cell_id and c.user_id = r.user_id
+       cross join lateral (
+         select case when r.cell_id is null then r.output_raw else c.output_raw end as output_raw,
+                case when r.cell_id is null then r.output_z else c.output_z end as output_z
+       ) a
       where r.user_id = $1 and r.cache_key = any($2::text[]) and (r.expires_at is null or r.expires_at > now())
-        and coalesce(r.output_raw, c.output_raw) is not null`,
+        and (a.output_raw is not null or a.output_z is not null)`,
     [userId, keys],
   );
   return new Map(
@@ -46,7 +52,7 @@ export async function findCachedResponses(
       row.cache_key,
       {
         cacheKey: row.cache_key,
-        outputRaw: row.output_raw,
+        outputRaw: unpackAnswer(row.output_raw, row.output_z)!,
         tokensIn: row.tokens_in,
         tokensOut: row.tokens_out,
         tokensEstimated: row.tokens_estimated,

@@ -1,22 +1,24 @@
 import type { Cell } from "@/lib/api/types";
+import { leftChars, packedColumn, unpackAnswer } from "./packed-answer";
 
 /**
  * The cell columns, with the model's output cut to its first outputChars characters when a number
  * is given (a grid shows 200 of them; a run of 40,000 cells of long answers is tens of megabytes
- * in full). output_truncated says whether anything was cut.
+ * in full). output_truncated says whether anything was cut. A packed answer (0023) comes whole,
+ * as it is smaller than its text, and toCell unpacks and cuts it.
  */
 export function cellColumns(outputChars: number | null = null): string {
   if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars >= 0)) {
     throw new Error(`outputChars must be a whole number, 0 or more, not ${outputChars}`);
   }
   // A parsed output equal to the raw one is stored once (0020_one_copy_of_each_answer.sql).
-  const parsed = "case when parsed_is_raw then output_raw else output_parsed end";
+  // toCell fills it from the (unpacked) raw output when parsed_is_raw.
   const output =
     outputChars === null
-      ? `output_raw, ${parsed} as output_parsed, false as output_truncated`
-      : `left(output_raw, ${outputChars}) as output_raw, left(${parsed}, ${outputChars}) as output_parsed,
+      ? `output_raw, output_parsed, false as output_truncated`
+      : `left(output_raw, ${outputChars}) as output_raw, left(output_parsed, ${outputChars}) as output_parsed,
          coalesce(length(output_raw) > ${outputChars} or length(output_parsed) > ${outputChars}, false) as output_truncated`;
-  return `id, row_index, column_index, trial, status, ${output}, tokens_in, tokens_out,
+  return `id, row_index, column_index, trial, status, ${output}, ${packedColumn("")}, parsed_is_raw, tokens_in, tokens_out,
   tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
   grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd`;
 }
@@ -31,6 +33,9 @@ export interface CellRow {
   output_raw: string | null;
   output_parsed: string | null;
   output_truncated: boolean;
+  /** A packed answer, base64 (packed-answer.ts); output_raw is null then. */
+  output_z: string | null;
+  parsed_is_raw: boolean;
   tokens_in: number | null;
   tokens_out: number | null;
   tokens_estimated: boolean;
@@ -52,17 +57,27 @@ export interface CellRow {
   grader_cost_usd: number | null;
 }
 
-/** A run_cells row as the API sends a cell. */
-export function toCell(row: CellRow): Cell {
+/** A run_cells row as the API sends a cell; outputChars as given to cellColumns. */
+export function toCell(row: CellRow, outputChars: number | null): Cell {
+  let raw = row.output_raw;
+  let truncated = row.output_truncated;
+  if (row.output_z !== null) {
+    raw = unpackAnswer(null, row.output_z);
+    if (raw !== null && outputChars !== null) {
+      const left = leftChars(raw, outputChars);
+      raw = left.text;
+      truncated ||= left.cut;
+    }
+  }
   return {
     id: row.id,
     row: row.row_index,
     column: row.column_index,
     trial: row.trial,
     status: row.status,
-    output: row.output_raw,
-    outputParsed: row.output_parsed,
-    outputTruncated: row.output_truncated,
+    output: raw,
+    outputParsed: row.parsed_is_raw ? raw : row.output_parsed,
+    outputTruncated: truncated,
     tokensIn: row.tokens_in,
     tokensOut: row.tokens_out,
     tokensEstimated: row.tokens_estimated,

@@ -5,5 +5,5 @@ import { cellColumns, toCell, type CellRow } from "./cell-columns";
 /** One cell of a run, in full; null when there is none (or it is not the caller's). */
 export async function getCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<Cell | null> {
   const { rows } = await tx.query<CellRow>(`select ${cellColumns()} from run_cells where run_id = $1 and id = $2`, [runId, cellId]);
-  return rows[0] ? toCell(rows[0]) : null;
+  return rows[0] ? toCell(rows[0], null) : null;
 }

@@ -11,5 +11,5 @@ export async function listCellChanges(
     `select ${cellColumns(outputChars)} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
     [runId, afterSeq, limit],
   );
-  return rows.map(toCell);
+  return rows.map((row) => toCell(row, outputChars));
 }

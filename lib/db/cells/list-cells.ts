@@ -16,5 +16,5 @@ export async function listCells(
        from (select ${cellColumns(outputChars)}, variant from run_cells where run_id = $1) c`,
     [runId],
   );
-  return rows[0]?.cells ? (JSON.parse(rows[0].cells) as CellRow[]).map(toCell) : [];
+  return rows[0]?.cells ? (JSON.parse(rows[0].cells) as CellRow[]).map((row) => toCell(row, outputChars)) : [];
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../database";
+import { packAnswer } from "./packed-answer";
 
 /** The outcome of executing one cell, as the worker writes it. */
 export interface CellResult {
@@ -49,13 +50,19 @@ function storable(_key: string, value: unknown): unknown {
   return typeof value === "string" ? value.replace(UNSTORABLE, "\uFFFD") : value;
 }
 
+/** The answer as stored: made storable first, then packed when long (packed-answer.ts). */
+function storedAnswer(raw: string | null): { output_raw: string | null; output_z: string | null } {
+  return packAnswer(raw === null ? null : raw.replace(UNSTORABLE, "\uFFFD"));
+}
+
 function parsedOutput(raw: string | null, parsed: string | null): { output_parsed: string | null; parsed_is_raw: boolean } {
   return parsed !== null && parsed === raw ? { output_parsed: null, parsed_is_raw: true } : { output_parsed: parsed, parsed_is_raw: false };
 }
 
 /**
- * Results as the JSON that parallaxr_save_results reads (0020_one_copy_of_each_answer.sql). A
- * parsed output that is the raw output (a prompt that asks for no JSON) is sent, and stored, once.
+ * Results as the JSON that parallaxr_save_results reads (0023_packed_answers.sql). A parsed output
+ * that is the raw output (a prompt that asks for no JSON) is sent, and stored, once (0020); a long
+ * answer is sent and stored deflated (0023).
  */
 export function resultsPayload(results: CellResult[]): string {
   return JSON.stringify(
@@ -64,7 +71,7 @@ export function resultsPayload(results: CellResult[]): string {
       status: result.status,
       retry_delay_ms: result.retryDelayMs ?? 0,
       input_hash: result.inputHash ?? null,
-      output_raw: result.outputRaw ?? null,
+      ...storedAnswer(result.outputRaw ?? null),
       ...parsedOutput(result.outputRaw ?? null, result.outputParsed ?? null),
       tokens_in: result.tokensIn ?? null,
       tokens_out: result.tokensOut ?? null,

@@ -1,3 +1,4 @@
+import { packedColumn, unpackAnswer } from "../cells/packed-answer";
 import type { Queryable } from "../database";
 import type { EvalTestCaseRow } from "./eval-plan";
 
@@ -33,6 +34,7 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     test_case: string | null;
     rendered: EvalCell["rendered"];
     output_raw: string | null;
+    output_z: string | null;
     error_message: string | null;
     latency_ms: number | null;
     tokens_in: number | null;
@@ -43,7 +45,7 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     metric_scores: EvalCell["metricScores"];
   }>(
     `select c.variant, c.column_index, c.row_index, c.trial, c.status, d.data ->> 'name' as test_case,
-            d.data -> 'rendered' -> c.variant as rendered, c.output_raw, c.error_message, c.latency_ms,
+            d.data -> 'rendered' -> c.variant as rendered, c.output_raw, ${packedColumn("c.")}, c.error_message, c.latency_ms,
             c.tokens_in, c.tokens_out, c.cost_usd, c.grader_cost_usd, c.grader_output_raw, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
@@ -60,7 +62,7 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     status: row.status,
     testCase: row.test_case ?? `test case ${row.row_index + 1}`,
     rendered: row.rendered,
-    outputRaw: row.output_raw,
+    outputRaw: unpackAnswer(row.output_raw, row.output_z),
     errorMessage: row.error_message,
     latencyMs: row.latency_ms,
     tokensIn: row.tokens_in,

@@ -1,4 +1,5 @@
 import type { ExperimentRow, ExperimentRowStatus } from "@/lib/api/experiments";
+import { packedColumn, unpackAnswer } from "../cells/packed-answer";
 import type { Queryable } from "../database";
 
 /**
@@ -17,12 +18,13 @@ export async function listExperimentRows(
     tokens_in: number | null;
     tokens_out: number | null;
     output_raw: string | null;
+    output_z: string | null;
     error_message: string | null;
     context_window: number | null;
     warnings: string[] | null;
     data: Record<string, string> | null;
   }>(
-    `select c.row_index, c.status, c.tokens_in, c.tokens_out, c.output_raw, c.error_message, col.context_window, c.warnings, d.data
+    `select c.row_index, c.status, c.tokens_in, c.tokens_out, c.output_raw, ${packedColumn("c.")}, c.error_message, col.context_window, c.warnings, d.data
        from run_cells c
        join runs r on r.id = c.run_id
        join run_columns col on col.id = c.column_id
@@ -42,7 +44,7 @@ export async function listExperimentRows(
       inputTokens: finished ? (row.tokens_in ?? 0) : null,
       contextWindow: finished ? row.context_window : null,
       outputTokens: finished ? (row.tokens_out ?? 0) : null,
-      output: finished ? (row.output_raw ?? "") : "",
+      output: finished ? (unpackAnswer(row.output_raw, row.output_z) ?? "") : "",
       warnings: finished ? (row.warnings ?? []) : [],
       errorMessage: finished
         ? (row.error_message ?? (row.status === "cancelled" ? "Cancelled before it ran" : row.status === "skipped" ? "Skipped" : ""))

@@ -1,3 +1,4 @@
+import { packedColumn, unpackAnswer } from "../cells/packed-answer";
 import type { Queryable } from "../database";
 
 /** One eval of a matrix (a cell): which prompt version, model and input, and what came of it. */
@@ -33,6 +34,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     status: string;
     input: string | null;
     output_raw: string | null;
+    output_z: string | null;
     error_code: string | null;
     error_message: string | null;
     warnings: string[] | null;
@@ -48,7 +50,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     metric_scores: MatrixCell["metricScores"];
   }>(
     `select c.variant, c.column_index, c.row_index, c.status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
-            c.output_raw, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
+            c.output_raw, ${packedColumn("c.")}, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
             c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.grader_cost_usd, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
@@ -63,7 +65,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     rowIndex: row.row_index,
     status: row.status,
     input: row.input ?? "",
-    outputRaw: row.output_raw,
+    outputRaw: unpackAnswer(row.output_raw, row.output_z),
     errorCode: row.error_code,
     errorMessage: row.error_message,
     warnings: Array.isArray(row.warnings) ? row.warnings : [],

@@ -68,9 +68,10 @@ export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: str
   // The cache rows that read their answer from this cell keep a copy of it first: the new attempt
   // may fail and take the answer with it (0022_cache_names_the_cell.sql).
   await tx.query(
-    `update response_cache r set output_raw = c.output_raw, cell_id = null
+    `update response_cache r set output_raw = c.output_raw, output_z = c.output_z, cell_id = null
        from run_cells c
-      where c.id = $1 and c.run_id = $2 and c.status not in ('queued', 'running') and c.output_raw is not null
+      where c.id = $1 and c.run_id = $2 and c.status not in ('queued', 'running')
+        and (c.output_raw is not null or c.output_z is not null)
         and r.cell_id = c.id and r.user_id = c.user_id`,
     [cellId, runId],
   );
