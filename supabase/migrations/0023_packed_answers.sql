@@ -7,9 +7,15 @@
 --
 -- A cache row that keeps its own copy of an answer (0022) copies output_z as well. A change of
 -- output_z is a visible change of the cell for realtime (0004's run_cells_touch).
+--
+-- input_hash (the SHA-256 of what a cell sent, written by the worker, read by nothing yet) was its
+-- 64 hex characters as text, 65 bytes of every cell; it is now the 32 bytes themselves. Every
+-- hash written so far is hex (lib/core/cache-key.ts hashText); anything else would be hashed.
 -- Otherwise parallaxr_save_results is as 0022 wrote it.
 
 alter table run_cells add column output_z bytea;
+alter table run_cells alter column input_hash type bytea
+  using case when input_hash ~ '^([0-9a-f]{2})+$' then decode(input_hash, 'hex') else sha256(convert_to(input_hash, 'UTF8')) end;
 alter table response_cache add column output_z bytea;
 alter table response_cache drop constraint response_cache_answer_or_cell;
 alter table response_cache add constraint response_cache_answer_or_cell
@@ -54,7 +60,7 @@ begin
        set status = x.status,
            not_before = case when x.status = 'queued'
                              then now() + make_interval(secs => x.retry_delay_ms / 1000.0) else c.not_before end,
-           input_hash = coalesce(x.input_hash, c.input_hash),
+           input_hash = coalesce(decode(x.input_hash, 'hex'), c.input_hash),
            output_raw = x.output_raw, output_z = decode(x.output_z, 'base64'), output_parsed = x.output_parsed, parsed_is_raw = coalesce(x.parsed_is_raw, false),
            tokens_in = x.tokens_in, tokens_out = x.tokens_out, tokens_estimated = x.tokens_estimated,
            latency_ms = x.latency_ms, cost_usd = x.cost_usd, finish_reason = x.finish_reason,

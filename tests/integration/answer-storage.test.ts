@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
@@ -110,6 +111,12 @@ describe("one stored copy of each answer", () => {
     );
     expect(stored.rows[0].output_raw).toBeNull();
     expect(stored.rows[0].packed).toBeLessThan(Buffer.byteLength(cell.output!) * 0.8);
+    // and what was sent is hashed into 32 bytes, not 64 hex characters (0023)
+    const hash = await test.db.query<{ hex: string; bytes: number }>(
+      "select encode(input_hash, 'hex') as hex, octet_length(input_hash) as bytes from run_cells where id = $1",
+      [cell.id],
+    );
+    expect(hash.rows[0]).toEqual({ hex: createHash("sha256").update(`Summarise: ${text}`).digest("hex"), bytes: 32 });
 
     // a cut of the preview matches Postgres' left() of the same text, wherever it falls: before,
     // on and after a character of two UTF-16 units (where a cut by units would split it)

@@ -50,6 +50,8 @@ function storable(_key: string, value: unknown): unknown {
   return typeof value === "string" ? value.replace(UNSTORABLE, "\uFFFD") : value;
 }
 
+const HEX = /^(?:[0-9a-f]{2})+$/;
+
 /** The answer as stored: made storable first, then packed when long (packed-answer.ts). */
 function storedAnswer(raw: string | null): { output_raw: string | null; output_z: string | null } {
   return packAnswer(raw === null ? null : raw.replace(UNSTORABLE, "\uFFFD"));
@@ -70,7 +72,8 @@ export function resultsPayload(results: CellResult[]): string {
       id: result.id,
       status: result.status,
       retry_delay_ms: result.retryDelayMs ?? 0,
-      input_hash: result.inputHash ?? null,
+      // stored as its bytes (0023): hex only, as hashText writes it
+      input_hash: result.inputHash && HEX.test(result.inputHash) ? result.inputHash : null,
       ...storedAnswer(result.outputRaw ?? null),
       ...parsedOutput(result.outputRaw ?? null, result.outputParsed ?? null),
       tokens_in: result.tokensIn ?? null,
