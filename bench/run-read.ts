@@ -6,7 +6,7 @@
 //
 //   npm run bench:read                 # 3 repeats of each read
 //   npm run bench:read -- --rows 2000 --repeat 5
-//   npm run bench:read -- --text       # answers stored as text, as before 0023_packed_answers.sql
+//   npm run bench:read -- --text       # answers stored as text, as before 0022_smaller_cells.sql
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

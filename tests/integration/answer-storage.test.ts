@@ -34,7 +34,7 @@ describe("one stored copy of each answer", () => {
       expect(row.output_raw).toContain("MOCK RESPONSE");
       expect(row).toMatchObject({ output_parsed: null, parsed_is_raw: true });
     }
-    // the cache names the cell instead of copying its answer (0022_cache_names_the_cell.sql)
+    // the cache names the cell instead of copying its answer (0022_smaller_cells.sql)
     const cached = await test.db.query<{ output_raw: string | null; output_parsed: string | null; answer: string }>(
       `select r.output_raw, r.output_parsed, c.output_raw as answer
          from response_cache r join run_cells c on c.id = r.cell_id
@@ -111,7 +111,7 @@ describe("one stored copy of each answer", () => {
     );
     expect(stored.rows[0].output_raw).toBeNull();
     expect(stored.rows[0].packed).toBeLessThan(Buffer.byteLength(cell.output!) * 0.8);
-    // and what was sent is hashed into 32 bytes, not 64 hex characters (0023)
+    // and what was sent is hashed into 32 bytes, not 64 hex characters (0022)
     const hash = await test.db.query<{ hex: string; bytes: number }>(
       "select encode(input_hash, 'hex') as hex, octet_length(input_hash) as bytes from run_cells where id = $1",
       [cell.id],

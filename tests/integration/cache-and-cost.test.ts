@@ -115,7 +115,7 @@ describe("response cache, re-runs and cost", () => {
   });
 
   it("does not use expired entries, nor any after the cache is cleared, nor with cache: false", async () => {
-    // a cache row reads its answer from the cell it names (0022_cache_names_the_cell.sql)
+    // a cache row reads its answer from the cell it names (0022_smaller_cells.sql)
     await test.db.query(
       `update response_cache r set expires_at = now() - interval '1 second'
          from run_cells c where c.id = r.cell_id and c.output_raw like '%cache me 0%'`,

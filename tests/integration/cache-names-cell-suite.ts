@@ -12,7 +12,7 @@ import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
 import { runToEnd } from "../helpers/engine";
 
 // A cache row names the cell that holds its answer instead of copying it
-// (supabase/migrations/0022_cache_names_the_cell.sql). What a copy guaranteed must still hold: a
+// (supabase/migrations/0022_smaller_cells.sql). What a copy guaranteed must still hold: a
 // later run is answered with the same text, asking a cell again or deleting its run does not take
 // the cached answer away, and another user's row naming the cell never reads its answer.
 
@@ -53,7 +53,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       await test?.drop();
     });
 
-    // a long topic makes a long answer, which is stored packed (0023_packed_answers.sql)
+    // a long topic makes a long answer, which is stored packed (0022_smaller_cells.sql)
     const long = (topic: string) => `${topic}: ${"what the sea does each day, and why it matters to those who live by it. ".repeat(12)}`;
     const input = (topic: string): CreateRunInput => ({
       prompt: "Tell me about {{topic}}",

@@ -17,7 +17,7 @@ export interface CachedResponse {
  * The unexpired cached answers of userId among keys, in one statement (the worker asks once per
  * claimed batch). The worker bypasses RLS, so the user is named explicitly. A cache row names the
  * cell that holds its answer, or keeps its own copy when that cell was asked again or deleted
- * (0022_cache_names_the_cell.sql).
+ * (0022_smaller_cells.sql).
  */
 export async function findCachedResponses(
   db: Database,

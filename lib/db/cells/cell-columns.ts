@@ -4,7 +4,7 @@ import { leftChars, packedColumn, unpackAnswer } from "./packed-answer";
 /**
  * The cell columns, with the model's output cut to its first outputChars characters when a number
  * is given (a grid shows 200 of them; a run of 40,000 cells of long answers is tens of megabytes
- * in full). output_truncated says whether anything was cut. A packed answer (0023) comes whole,
+ * in full). output_truncated says whether anything was cut. A packed answer (0022) comes whole,
  * as it is smaller than its text, and toCell unpacks and cuts it.
  */
 export function cellColumns(outputChars: number | null = null): string {

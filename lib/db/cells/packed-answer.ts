@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 
-// How a model's answer is stored (0023_packed_answers.sql). Postgres compresses a row only once it
+// How a model's answer is stored (0022_smaller_cells.sql). Postgres compresses a row only once it
 // passes ~2 KB, so an answer of a few hundred to ~1,800 characters was stored as it is: a cell of a
 // 1,500-character answer took ~2.2 KB of disk. An answer from PACK_FROM_CHARS characters on is
 // stored deflated in output_z instead of output_raw, when that saves at least a fifth; every reader

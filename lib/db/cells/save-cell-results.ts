@@ -62,9 +62,9 @@ function parsedOutput(raw: string | null, parsed: string | null): { output_parse
 }
 
 /**
- * Results as the JSON that parallaxr_save_results reads (0023_packed_answers.sql). A parsed output
+ * Results as the JSON that parallaxr_save_results reads (0022_smaller_cells.sql). A parsed output
  * that is the raw output (a prompt that asks for no JSON) is sent, and stored, once (0020); a long
- * answer is sent and stored deflated (0023).
+ * answer is sent and stored deflated (0022).
  */
 export function resultsPayload(results: CellResult[]): string {
   return JSON.stringify(
@@ -72,7 +72,7 @@ export function resultsPayload(results: CellResult[]): string {
       id: result.id,
       status: result.status,
       retry_delay_ms: result.retryDelayMs ?? 0,
-      // stored as its bytes (0023): hex only, as hashText writes it
+      // stored as its bytes (0022): hex only, as hashText writes it
       input_hash: result.inputHash && HEX.test(result.inputHash) ? result.inputHash : null,
       ...storedAnswer(result.outputRaw ?? null),
       ...parsedOutput(result.outputRaw ?? null, result.outputParsed ?? null),

@@ -66,7 +66,7 @@ export async function applyRunAction(tx: Queryable, { id, action }: { id: string
  */
 export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<boolean> {
   // The cache rows that read their answer from this cell keep a copy of it first: the new attempt
-  // may fail and take the answer with it (0022_cache_names_the_cell.sql).
+  // may fail and take the answer with it (0022_smaller_cells.sql).
   await tx.query(
     `update response_cache r set output_raw = c.output_raw, output_z = c.output_z, cell_id = null
        from run_cells c

@@ -11,10 +11,10 @@ import { openPostgres } from "@/lib/db/open-postgres";
 import { getRun } from "@/lib/services/runs";
 import { postgresServerAvailable, serverUrl, userA } from "../helpers/databases";
 
-// 0023_packed_answers.sql changes how a database that already holds cells stores them: input_hash
-// becomes the hash's bytes. A database migrated up to 0022, with cells in it, is migrated on, and
+// 0022_smaller_cells.sql changes how a database that already holds cells stores them: input_hash
+// becomes the hash's bytes. A database migrated up to 0021, with cells in it, is migrated on, and
 // what it held reads as before.
-describe("upgrading a database with cells to packed answers (0023)", () => {
+describe("upgrading a database that holds cells to 0022 (smaller cells)", () => {
   const name = `parallaxr_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const before = mkdtempSync(path.join(os.tmpdir(), "parallaxr-migrations-"));
   let db: Database | null = null;
@@ -28,7 +28,7 @@ describe("upgrading a database with cells to packed answers (0023)", () => {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     db = await openPostgres({ url: url.toString(), poolSize: 2 });
-    for (const file of readdirSync(migrationsDir).filter((file) => file < "0023")) {
+    for (const file of readdirSync(migrationsDir).filter((file) => file < "0022")) {
       cpSync(path.join(migrationsDir, file), path.join(before, file));
     }
     await migrate(db, { dir: before });
@@ -69,7 +69,7 @@ describe("upgrading a database with cells to packed answers (0023)", () => {
       return id;
     });
 
-    expect(await migrate(db)).toEqual(["0023_packed_answers.sql"]);
+    expect(await migrate(db)).toEqual(["0022_smaller_cells.sql"]);
 
     const stored = await db.query<{ row_index: number; input_hash: Buffer; output_z: Buffer | null }>(
       "select row_index, input_hash, output_z from run_cells where run_id = $1 order by row_index",
