@@ -19,6 +19,15 @@ describe("packed answers", () => {
     expect(unpackAnswer(packed.output_raw, packed.output_z)).toBe(long);
   });
 
+  it("gives back answers longer than any window it picks, up to and past 32 KB", () => {
+    for (const chars of [PACK_FROM_CHARS, 4_000, 33_000, 200_000]) {
+      const long = prose(chars);
+      const packed = packAnswer(long);
+      expect(packed.output_z).not.toBeNull();
+      expect(unpackAnswer(null, packed.output_z)).toBe(long);
+    }
+  });
+
   it("keeps as text a long answer that deflate cannot shrink by a fifth", () => {
     // bytes of a random-looking sequence: deflate gains nothing on them
     let state = 7;
