@@ -2,7 +2,10 @@
 // answered after a fixed latency with a deterministic text that repeats the prompt's topic, so
 // the bench can check each cell got its own answer. It counts calls and the peak in flight, and
 // can hold every call at a gate until released (the paint measurement opens the page first).
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 
 export interface FakeOpenAi {
@@ -16,7 +19,13 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+/**
+ * answerText says what pads a long answer: "prose" (words of a 200-word vocabulary, which deflate
+ * takes to a third of its size) or "docs" (passages of this project's own English documentation,
+ * docs/*.md, which deflate takes to about half: closer to what a model writes).
+ */
+export async function startFakeOpenAi({ answerText = "prose" }: { answerText?: "prose" | "docs" } = {}): Promise<FakeOpenAi> {
+  const pad = answerText === "docs" ? passages(loadDocs()) : prose;
   let latencyMs = 200;
   let answerChars = 0;
   let calls = 0;
@@ -49,7 +58,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       const last = [...(request.messages ?? [])].reverse().find((message) => message.role === "user");
       const prompt = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
       const echo = `echo[${request.model}]: ${prompt.slice(0, 60)}`;
-      const text = answerChars > echo.length ? `${echo} ${prose(`${request.model} ${prompt}`, answerChars - echo.length - 1)}` : echo;
+      const text = answerChars > echo.length ? `${echo} ${pad(`${request.model} ${prompt}`, answerChars - echo.length - 1)}` : echo;
       calls++;
       json(res, 200, {
         id: `chatcmpl-bench-${calls}`,
@@ -110,10 +119,34 @@ const words = (
   "language people work state context summary quickly clearly carefully directly especially"
 ).split(" ");
 
-/** Deterministic prose of exactly `length` characters, different for every seed. */
-function prose(seed: string, length: number): string {
+function seedHash(seed: string): number {
   let state = 2166136261;
   for (let i = 0; i < seed.length; i++) state = Math.imul(state ^ seed.charCodeAt(i), 16777619) >>> 0;
+  return state;
+}
+
+/** The project's English documentation, one text. */
+function loadDocs(): string {
+  const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "docs");
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name), "utf8"))
+    .join("\n\n");
+}
+
+/** A passage of exactly `length` characters of corpus, starting where the seed says. */
+function passages(corpus: string): (seed: string, length: number) => string {
+  return (seed, length) => {
+    const text = corpus.length > length ? corpus : corpus.repeat(Math.ceil((length + 1) / corpus.length) + 1);
+    const start = seedHash(seed) % (text.length - length);
+    return text.slice(start, start + length);
+  };
+}
+
+/** Deterministic prose of exactly `length` characters, different for every seed. */
+function prose(seed: string, length: number): string {
+  let state = seedHash(seed);
   const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0);
   let text = "";
   let sentence = 0;

@@ -37,6 +37,8 @@ Environment knobs:
   PORT=3950                      the server's port (not 3100: the e2e tests use it)
   ANSWER_CHARS=0                 0: each answer is a short echo (~80 characters); more pads it with prose to about
                                  that many characters (the issue's disk target is for ~1,500)
+  ANSWER_TEXT=prose              what pads a long answer: prose (a 200-word vocabulary; deflate takes it to a third)
+                                 or docs (passages of the project's docs/*.md; deflate takes them to about half)
   CACHE=0                        1 runs with the response cache on; every measured run then has prompts of its own,
                                  so each answer is stored in the cache and none is a hit
   STATEMENTS=0                   1 also times PGlite's work on the server's thread and counts statements
@@ -57,6 +59,7 @@ interface Knobs {
   port: number;
   statements: boolean;
   answerChars: number;
+  answerText: "prose" | "docs";
   cache: boolean;
 }
 
@@ -82,6 +85,8 @@ function readKnobs(env: NodeJS.ProcessEnv): Knobs {
   if (statements !== "0" && statements !== "1") throw new UsageError(`STATEMENTS must be 0 or 1, not "${statements}"`);
   const cache = env.CACHE?.trim() || "0";
   if (cache !== "0" && cache !== "1") throw new UsageError(`CACHE must be 0 or 1, not "${cache}"`);
+  const answerText = env.ANSWER_TEXT?.trim() || "prose";
+  if (answerText !== "prose" && answerText !== "docs") throw new UsageError(`ANSWER_TEXT must be prose or docs, not "${answerText}"`);
   const port = whole("PORT", 3950, 1024, 65535);
   if (port === 3100) throw new UsageError("PORT 3100 is the e2e tests' port: pick another");
   return {
@@ -94,6 +99,7 @@ function readKnobs(env: NodeJS.ProcessEnv): Knobs {
     port,
     statements: statements === "1",
     answerChars: whole("ANSWER_CHARS", 0, 0, 20_000),
+    answerText,
     cache: cache === "1",
   };
 }
@@ -172,7 +178,7 @@ async function main(): Promise<number> {
       .join(" ")}; other work on it makes these numbers noisy`,
   );
 
-  const fake = await startFakeOpenAi();
+  const fake = await startFakeOpenAi({ answerText: knobs.answerText });
   let browser: Browser | null = null;
   const records: RunRecord[] = [];
   const paints: PaintRecord[] = [];
@@ -368,7 +374,7 @@ function printReport(input: {
   const out: string[] = [];
   out.push(
     `Product path: ${cells} cells a run (4 models x ${knobs.rows} rows), cache ${knobs.cache ? "on (no hits)" : "off"}, answers of ${
-      knobs.answerChars > 0 ? `${knobs.answerChars}` : "~80"
+      knobs.answerChars > 0 ? `${knobs.answerChars} (${knobs.answerText})` : "~80"
     } characters, medians (min-max) of ${knobs.reps} rounds; load ${os
       .loadavg()
       .map((value) => value.toFixed(2))
