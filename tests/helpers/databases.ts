@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Database, Executor, QueryResult } from "@/lib/db/database";
 import { openDatabase } from "@/lib/db/open-database";
+import { openPostgres } from "@/lib/db/open-postgres";
 
 /** The Postgres server tests use; override with TEST_DATABASE_URL. */
 export const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -42,8 +43,11 @@ export async function createPgliteTestDatabase(): Promise<TestDatabase> {
   return { db, url: null, drop: () => db.close() };
 }
 
-/** A fresh database on the Postgres server, named for this test file. */
-export async function createServerTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh database on the Postgres server, named for this test file, migrated. With
+ * `migrated: false` it is opened as it was created, for a test that migrates it step by step.
+ */
+export async function createServerTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `parallaxr_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -51,7 +55,9 @@ export async function createServerTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), poolSize: 8 });
+  const db = migrated
+    ? await openDatabase({ databaseUrl: url.toString(), poolSize: 8 })
+    : await openPostgres({ url: url.toString(), poolSize: 8 });
   return {
     db,
     url: url.toString(),

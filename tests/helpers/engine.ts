@@ -9,15 +9,17 @@ import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createPgliteTestDatabase, waitFor, type TestDatabase } from "./databases";
 
 /**
- * For the tests of one file: a fresh in-memory PGlite and a worker over `providers`, started
- * before the first test and stopped after the last. Read `db` inside tests, not at load time.
+ * For the tests of one file: a fresh database from `create` and a worker over `providers`,
+ * started before the first test and stopped after the last. `create` answers null when its
+ * database is not there (a Postgres server that is not running): `db` is null then, and the tests
+ * skip. Read `db` inside tests, not at load time.
  */
-export function pgliteEngine(providers: ProviderRegistry): { readonly db: Database } {
+export function engineOn(create: () => Promise<TestDatabase | null>, providers: ProviderRegistry): { readonly db: Database | null } {
   let test: TestDatabase | null = null;
   let worker: Worker | null = null;
   beforeAll(async () => {
-    test = await createPgliteTestDatabase();
-    worker = await startWorker({ db: test.db, providers, pollMs: 20 });
+    test = await create();
+    if (test) worker = await startWorker({ db: test.db, providers, pollMs: 20 });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -25,8 +27,18 @@ export function pgliteEngine(providers: ProviderRegistry): { readonly db: Databa
   });
   return {
     get db() {
-      if (!test) throw new Error("pgliteEngine's database is there only while its file's tests run");
-      return test.db;
+      return test?.db ?? null;
+    },
+  };
+}
+
+/** engineOn a fresh in-memory PGlite, which is always there. */
+export function pgliteEngine(providers: ProviderRegistry): { readonly db: Database } {
+  const engine = engineOn(createPgliteTestDatabase, providers);
+  return {
+    get db() {
+      if (!engine.db) throw new Error("pgliteEngine's database is there only while its file's tests run");
+      return engine.db;
     },
   };
 }

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
 import { asUser } from "@/lib/db/as-user";
 import { findCachedResponses } from "@/lib/db/cache/response-cache";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { ProviderError } from "@/lib/providers/provider-error";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { getRun, rerunCell } from "@/lib/services/runs";
 import { userA, userB, waitFor, type TestDatabase } from "../helpers/databases";
-import { runToEnd } from "../helpers/engine";
+import { engineOn, runToEnd } from "../helpers/engine";
 
 // A cache row names the cell that holds its answer instead of copying it
 // (supabase/migrations/0022_smaller_cells.sql). What a copy guaranteed must still hold: a
@@ -41,17 +40,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
   describe(`the response cache names the cell on ${label}`, () => {
     const { provider, broken } = breakableMock();
     const providers = createProviderRegistry([provider]);
-    let test: TestDatabase | null = null;
-    let worker: Worker | null = null;
-
-    beforeAll(async () => {
-      test = await create();
-      if (test) worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-    });
-    afterAll(async () => {
-      await worker?.stop();
-      await test?.drop();
-    });
+    const engine = engineOn(create, providers);
 
     // a long topic makes a long answer, which is stored packed (0022_smaller_cells.sql)
     const long = (topic: string) => `${topic}: ${"what the sea does each day, and why it matters to those who live by it. ".repeat(12)}`;
@@ -63,7 +52,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
     });
     const cacheRows = async (userId: string) =>
       (
-        await test!.db.query<CacheRow & { cache_key: string; packed: boolean }>(
+        await engine.db!.query<CacheRow & { cache_key: string; packed: boolean }>(
           "select cache_key, cell_id, output_raw, output_z is not null as packed from response_cache where user_id = $1 order by created_at",
           [userId],
         )
@@ -72,27 +61,29 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
     const rowOfKey = async (key: string) => (await cacheRows(userA)).filter((r) => r.cache_key === key);
 
     it("stores no copy of a fresh answer, and answers the next run from the cell", async (context) => {
-      if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("tides") });
+      const db = engine.db;
+      if (!db) return context.skip();
+      const first = await runToEnd({ db, providers }, { userId: userA, input: input("tides") });
       const [cell] = first.cells;
       expect(cell.output).toContain("Tell me about tides");
       const [row] = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id);
       expect(row).toMatchObject({ cell_id: cell.id, output_raw: null });
 
-      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("tides") });
+      const again = await runToEnd({ db, providers }, { userId: userA, input: input("tides") });
       expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
     });
 
     it("keeps the cached answer when its cell is asked again and the new attempt fails", async (context) => {
-      if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("storms")) });
+      const db = engine.db;
+      if (!db) return context.skip();
+      const first = await runToEnd({ db, providers }, { userId: userA, input: input(long("storms")) });
       const [cell] = first.cells;
       const { cache_key: key } = await rowOfCell(cell.id);
       broken.value = true;
       try {
-        await rerunCell({ db: test.db }, { userId: userA, runId: first.id, cellId: cell.id });
+        await rerunCell({ db }, { userId: userA, runId: first.id, cellId: cell.id });
         const failed = await waitFor(async () => {
-          const run = await getRun({ db: test!.db }, { userId: userA, runId: first.id });
+          const run = await getRun({ db: engine.db! }, { userId: userA, runId: first.id });
           return run.status === "completed" || run.status === "failed" ? run : null;
         });
         expect(failed.cells[0]).toMatchObject({ status: "error", output: null });
@@ -102,17 +93,18 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       // the row keeps its own copy, packed as the cell had it
       expect(await rowOfKey(key)).toEqual([expect.objectContaining({ cell_id: null, output_raw: null, packed: true })]);
 
-      const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("storms")) });
+      const again = await runToEnd({ db, providers }, { userId: userA, input: input(long("storms")) });
       expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
     });
 
     it("points the row at the cell again when the cell is asked again and answers", async (context) => {
-      if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("fog") });
+      const db = engine.db;
+      if (!db) return context.skip();
+      const first = await runToEnd({ db, providers }, { userId: userA, input: input("fog") });
       const [cell] = first.cells;
-      await rerunCell({ db: test.db }, { userId: userA, runId: first.id, cellId: cell.id });
+      await rerunCell({ db }, { userId: userA, runId: first.id, cellId: cell.id });
       await waitFor(async () => {
-        const run = await getRun({ db: test!.db }, { userId: userA, runId: first.id });
+        const run = await getRun({ db: engine.db! }, { userId: userA, runId: first.id });
         return run.status === "completed" && run.cells[0].attempts > 0 && !run.cells[0].cached ? run : null;
       });
       const rows = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id || r.output_raw === cell.output);
@@ -120,12 +112,13 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
     });
 
     it("keeps the answers of a deleted run in the cache, short and packed", async (context) => {
-      if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("snow") });
-      const second = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(long("sleet")) });
+      const db = engine.db;
+      if (!db) return context.skip();
+      const first = await runToEnd({ db, providers }, { userId: userA, input: input("snow") });
+      const second = await runToEnd({ db, providers }, { userId: userA, input: input(long("sleet")) });
       const keys = [(await rowOfCell(first.cells[0].id)).cache_key, (await rowOfCell(second.cells[0].id)).cache_key];
-      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = any($1::uuid[])", [[first.id, second.id]]));
-      expect((await test.db.query("select 1 from run_cells where run_id = any($1::uuid[])", [[first.id, second.id]])).rowCount).toBe(0);
+      await asUser(db, userA, (tx) => tx.query("delete from runs where id = any($1::uuid[])", [[first.id, second.id]]));
+      expect((await db.query("select 1 from run_cells where run_id = any($1::uuid[])", [[first.id, second.id]])).rowCount).toBe(0);
       expect(await rowOfKey(keys[0])).toEqual([
         expect.objectContaining({ cell_id: null, output_raw: first.cells[0].output, packed: false }),
       ]);
@@ -135,28 +128,29 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
         ["snow", first],
         [long("sleet"), second],
       ] as const) {
-        const again = await runToEnd({ db: test.db, providers }, { userId: userA, input: input(topic) });
+        const again = await runToEnd({ db, providers }, { userId: userA, input: input(topic) });
         expect(again.cells[0]).toMatchObject({ cached: true, output: before.cells[0].output });
       }
     });
 
     it("never gives another user's cell to a row that names it, on a lookup or when the cell is deleted", async (context) => {
-      if (!test) return context.skip();
-      const first = await runToEnd({ db: test.db, providers }, { userId: userA, input: input("hail") });
+      const db = engine.db;
+      if (!db) return context.skip();
+      const first = await runToEnd({ db, providers }, { userId: userA, input: input("hail") });
       const [cell] = first.cells;
       const [owned] = (await cacheRows(userA)).filter((r) => r.cell_id === cell.id);
 
       // userB writes a row of their own (RLS allows it) under userA's key, naming userA's cell
-      await asUser(test.db, userB, (tx) =>
+      await asUser(db, userB, (tx) =>
         tx.query("insert into response_cache (cache_key, provider, model, cell_id) values ($1, 'mock', 'echo', $2)", [
           owned.cache_key,
           cell.id,
         ]),
       );
-      const looked = await findCachedResponses(test.db, { userId: userB, keys: [owned.cache_key] });
+      const looked = await findCachedResponses(db, { userId: userB, keys: [owned.cache_key] });
       expect(looked.size).toBe(0);
 
-      await asUser(test.db, userA, (tx) => tx.query("delete from runs where id = $1", [first.id]));
+      await asUser(db, userA, (tx) => tx.query("delete from runs where id = $1", [first.id]));
       const theirs = await cacheRows(userB);
       expect(theirs.filter((r) => r.output_raw === cell.output)).toEqual([]);
       expect(theirs.filter((r) => r.cell_id === cell.id)).toEqual([]);

@@ -1,45 +1,34 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { randomUUID, createHash } from "node:crypto";
-import pg from "pg";
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { migrate, migrationsDir } from "@/lib/db/migrate";
-import { openPostgres } from "@/lib/db/open-postgres";
 import { getRun } from "@/lib/services/runs";
-import { postgresServerAvailable, serverUrl, userA } from "../helpers/databases";
+import { createServerTestDatabase, postgresServerAvailable, userA, type TestDatabase } from "../helpers/databases";
 
 // 0022_smaller_cells.sql changes how a database that already holds cells stores them: input_hash
 // becomes the hash's bytes. A database migrated up to 0021, with cells in it, is migrated on, and
 // what it held reads as before.
 describe("upgrading a database that holds cells to 0022 (smaller cells)", () => {
-  const name = `parallaxr_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const before = mkdtempSync(path.join(os.tmpdir(), "parallaxr-migrations-"));
+  let test: TestDatabase | null = null;
   let db: Database | null = null;
 
   beforeAll(async () => {
     if (!(await postgresServerAvailable())) return;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    db = await openPostgres({ url: url.toString(), poolSize: 2 });
+    test = await createServerTestDatabase({ migrated: false });
+    db = test.db;
     for (const file of readdirSync(migrationsDir).filter((file) => file < "0022")) {
       cpSync(path.join(migrationsDir, file), path.join(before, file));
     }
     await migrate(db, { dir: before });
   });
   afterAll(async () => {
-    await db?.close();
+    await test?.drop();
     rmSync(before, { recursive: true, force: true });
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
   });
 
   it("keeps each cell's answer and turns its input hash into bytes", async (context) => {
