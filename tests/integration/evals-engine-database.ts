@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, it as vitestIt } from "vitest";
+import { it as vitestIt } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { startWorker, type Worker } from "@/lib/engine/worker";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TestDatabase } from "../helpers/databases";
+import { engineOn } from "../helpers/engine";
 
 /** Makes the database an eval suite runs on, or null when that backend is not reachable here. */
 export type CreateTestDatabase = () => Promise<TestDatabase | null>;
@@ -16,26 +16,17 @@ export function evalEngineOn(
   create: CreateTestDatabase,
   providers: ProviderRegistry,
 ): { readonly db: Database; it: (name: string, body: () => Promise<void>, timeoutMs?: number) => void } {
-  let test: TestDatabase | null = null;
-  let worker: Worker | null = null;
-  beforeAll(async () => {
-    test = await create();
-    if (test) worker = await startWorker({ db: test.db, providers, pollMs: 20 });
-  });
-  afterAll(async () => {
-    await worker?.stop();
-    await test?.drop();
-  });
+  const engine = engineOn(create, providers);
   return {
     get db() {
-      if (!test) throw new Error("the eval suite's database is there only while its tests run");
-      return test.db;
+      if (!engine.db) throw new Error("the eval suite's database is there only while its tests run");
+      return engine.db;
     },
     it(name, body, timeoutMs) {
       vitestIt(
         name,
         async (context) => {
-          if (!test) return context.skip();
+          if (!engine.db) return context.skip();
           await body();
         },
         timeoutMs,
