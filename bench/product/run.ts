@@ -140,6 +140,8 @@ interface Idle {
   finalStorageBytes: number;
   finalWalBytes: number;
   totalCells: number;
+  /** Postgres only: the cells' tables and indexes at the end. */
+  relations: { name: string; bytes: number }[] | null;
 }
 
 interface PaintRecord {
@@ -238,7 +240,15 @@ async function main(): Promise<number> {
         const afterRunsMb = server.rssMb();
         await server.stop();
         const finalStorageBytes = await server.storageBytes();
-        idle.push({ backend, afterStartMb, afterRunsMb, finalStorageBytes, finalWalBytes: server.walBytes(), totalCells });
+        idle.push({
+          backend,
+          afterStartMb,
+          afterRunsMb,
+          finalStorageBytes,
+          finalWalBytes: server.walBytes(),
+          totalCells,
+          relations: await server.relationBytes(),
+        });
         if (paintRuns.length > 0) {
           const finishes = await readFinishTimes(
             server,
@@ -492,6 +502,13 @@ function printReport(input: {
     );
   }
   out.push("");
+  for (const at of idle.filter((entry) => entry.relations)) {
+    out.push(
+      `Where a cell's bytes go on Postgres (${at.totalCells} cells, with TOAST): ` +
+        at.relations!.map((relation) => `${relation.name} ${(relation.bytes / at.totalCells / 1024 || 0).toFixed(2)} KB`).join(", "),
+    );
+    out.push("");
+  }
   if (knobs.statements) printStatements(out, knobs, scenarios, records);
   out.push(
     `% of ideal = cells x latency / concurrency over the wall time from POST /api/v1/runs to run-end on the events stream. Loop stall: the server's monitorEventLoopDelay (max and p99 over its processes). Cell-to-paint: ${knobs.latencyMs} ms, concurrency ${input.paintConcurrency}, from finished_at in the database to the frame painted after the DOM showed the cell finished (the cells on screen, in the middle of the grid); cell-to-stream: to a Node client of the same events stream (every cell).`,

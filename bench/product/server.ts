@@ -27,6 +27,8 @@ export interface ProductServer {
   storageBytes(): Promise<number>;
   /** PGlite: the part of storageBytes that is the write-ahead log (pg_wal); 0 on Postgres, whose database size leaves it out. */
   walBytes(): number;
+  /** Postgres: the bytes of run_cells and response_cache, their TOAST and each of their indexes; null on PGlite (the server holds its folder). */
+  relationBytes(): Promise<{ name: string; bytes: number }[] | null>;
   /** Stops the server (SIGTERM to the group, SIGKILL after 10 s); keeps the data until dispose(). */
   stop(): Promise<void>;
   /** Removes the data folder and drops the database. */
@@ -203,6 +205,18 @@ export async function startProductServer(options: {
       return withClient(databaseUrl!, async (client) =>
         Number((await client.query("select pg_database_size(current_database()) as n")).rows[0].n),
       );
+    },
+    async relationBytes() {
+      if (backend === "pglite") return null;
+      return withClient(databaseUrl!, async (client) => {
+        const { rows } = await client.query(
+          `select c.relname as name, pg_relation_size(c.oid) + coalesce(pg_relation_size(nullif(c.reltoastrelid, 0)), 0) as bytes
+             from pg_class c left join pg_index i on i.indexrelid = c.oid
+            where c.relname in ('run_cells', 'response_cache') or i.indrelid in ('run_cells'::regclass, 'response_cache'::regclass)
+            order by bytes desc`,
+        );
+        return rows.map((row) => ({ name: String(row.name), bytes: Number(row.bytes) }));
+      });
     },
     stop,
     async dispose() {
