@@ -41,8 +41,8 @@ Data and tokens go to stdout; messages and progress to stderr.`,
 /** Runs the command line argv (process.argv's shape); resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   // A command is a short process: PGlite's start counts for more than its speed after minutes
-  // (lib/db/open-pglite.ts: pgliteTieringBudget, and a buffer pool PGlite zeroes in less time
-  // as it starts). The person's own settings win.
+  // (lib/db/open-pglite.ts: the tiering budget that applies when PARALLAXR_PGLITE_OPTIMIZE=1, and
+  // a buffer pool PGlite zeroes in less time as it starts). The person's own settings win.
   process.env.PARALLAXR_PGLITE_TIERING_BUDGET ??= "1000000000";
   process.env.PARALLAXR_PGLITE_SHARED_BUFFERS ??= "4MB";
   openDatabaseEarly(argv);

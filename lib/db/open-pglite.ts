@@ -32,15 +32,26 @@ export function pgliteStartParams(env: NodeJS.ProcessEnv = process.env): string[
 }
 
 /**
- * How much a WebAssembly function of PGlite runs before V8 optimizes it, from
- * PARALLAXR_PGLITE_TIERING_BUDGET; unset or 0, V8's own (1,800,000). The CLI sets a higher one
- * (cli/parallaxr.ts): lib/db/pglite-thread.mjs says why a short process starts sooner with it. A
- * server keeps V8's: its statements run long enough that optimizing them early pays (on the
- * product bench, 0 ms and 64 wide: 407 cells/s with V8's budget, 303 with the CLI's).
+ * The V8 flags PGlite's WebAssembly is compiled with: lib/db/pglite-thread.mjs sets them before
+ * PGlite compiles its module (V8's flags are the process's).
+ *
+ * By default only V8's baseline compiler (Liftoff) compiles it. V8 otherwise optimizes every hot
+ * function again with TurboFan on background threads; for Postgres' large functions that work
+ * takes ~100 MB of native memory which glibc keeps in the threads' arenas for as long as the
+ * process runs, and on 2 cores it competes with the statements themselves. On the product bench
+ * (bench/README.md, "PGlite's WebAssembly unoptimized") a server held 290 MB after starting
+ * instead of 400, and 500 instead of 580-600 MB during a 10,000-cell run, with cells/s and share of
+ * ideal unchanged and 100,000-cell runs created as fast or faster through the API; the bulk
+ * statements of bench:size (creating and cancelling 200,000 cells in one statement) take 5-30% longer.
+ *
+ * PARALLAXR_PGLITE_OPTIMIZE=1 lets V8 optimize as it does by default, after
+ * PARALLAXR_PGLITE_TIERING_BUDGET of work per function when that is set (V8's own is 1,800,000;
+ * the CLI sets 1,000,000,000 so that a short command does not wait for optimizations, cli/parallaxr.ts).
  */
-export function pgliteTieringBudget(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const budget = env.PARALLAXR_PGLITE_TIERING_BUDGET ?? "";
-  return /^[1-9]\d{0,9}$/.test(budget) ? budget : undefined;
+export function pgliteWasmFlags(env: Record<string, string | undefined> = process.env): string[] {
+  if (env.PARALLAXR_PGLITE_OPTIMIZE?.trim() !== "1") return ["--liftoff-only"];
+  const budget = env.PARALLAXR_PGLITE_TIERING_BUDGET?.trim() ?? "";
+  return /^[1-9]\d{0,9}$/.test(budget) ? [`--wasm-tiering-budget=${budget}`] : [];
 }
 
 /**
@@ -79,7 +90,7 @@ export async function openPglite({
   // umask: the folder is walked once it is made. An existing one is walked while PGlite starts.
   const walkWhileStarting = newFilesPrivate && existsSync(path.join(dataDir, "PG_VERSION"));
   const connect = () =>
-    onThisThread ? openOnThisThread(folder) : startPgliteThread(folder, pgliteStartParams(), { tieringBudget: pgliteTieringBudget() });
+    onThisThread ? openOnThisThread(folder) : startPgliteThread(folder, pgliteStartParams(), { v8Flags: pgliteWasmFlags() });
   let connection: PgliteConnection | null = null;
   const db: Database = {
     kind: "pglite",

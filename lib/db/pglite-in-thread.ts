@@ -43,7 +43,7 @@ function takePrestartedThread(): import("node:worker_threads").Worker | null {
 export async function startPgliteThread(
   dataDir: string | undefined,
   startParams: string[],
-  { tieringBudget }: { tieringBudget?: string } = {},
+  { v8Flags = [] }: { v8Flags?: string[] } = {},
 ): Promise<PgliteConnection> {
   // Loaded past the server bundler: Turbopack bundles the entry of a `new Worker(...)` it can see,
   // and this entry is a file of the Parallaxr folder, run as it is.
@@ -56,7 +56,7 @@ export async function startPgliteThread(
       // the thread runs plain JavaScript: no TypeScript loader, whatever started this process
       execArgv: [],
     });
-  worker.postMessage({ open: { dataDir, startParams, tieringBudget } });
+  worker.postMessage({ open: { dataDir, startParams, v8Flags } });
   const pending = new Map<number, Pending>();
   const listeners = new Map<number, (payload: string) => void>();
   let nextId = 1;

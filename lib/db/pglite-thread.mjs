@@ -3,7 +3,7 @@
 //
 // Plain JavaScript, loaded by path from the Parallaxr folder, so the server's bundle, the CLI's
 // bundle and the tests all start the same file. The main thread's first message says what to open,
-// { open: { dataDir, startParams, tieringBudget } }: a command starts this thread as the process
+// { open: { dataDir, startParams, v8Flags } }: a command starts this thread as the process
 // starts (bin/launch.mjs), before it knows the folder, so PGlite's module loads meanwhile. It is
 // answered { ready: true } or { ready: false, error } once PGlite has started. Then the main thread
 // asks with { id, op, ... } and is answered with { id, result } or { id, error }; NOTIFY payloads
@@ -14,15 +14,8 @@ import { parentPort } from "node:worker_threads";
 
 const opening = new Promise((resolve) => parentPort.once("message", (message) => resolve(message.open)));
 
-// V8 runs WebAssembly first as compiled quickly, and compiles a function again, optimized, on a
-// background thread once it has run "enough" (the tiering budget). Postgres' start and its first
-// statements run thousands of functions a few times each; at V8's default budget hundreds of them
-// are sent to be optimized at once, and on a 2-core machine that work competes with the start
-// itself and holds up the exit (ending this thread waits for optimizations under way: 80-170 ms
-// of a command's end at a budget of 100,000,000, 20-30 ms at 1,000,000,000). A higher budget
-// optimizes only what stays hot: the CLI asks for one
-// (lib/db/open-pglite.ts, pgliteTieringBudget; bench/README.md has the measurements). Set (below)
-// before PGlite's WebAssembly is compiled, which new PGlite() does; V8's flags are the process's.
+// V8's flags for PGlite's WebAssembly (lib/db/open-pglite.ts, pgliteWasmFlags, says which and
+// why) are set below, before new PGlite() compiles the module; V8's flags are the process's.
 const { PGlite, types } = await import("@electric-sql/pglite");
 
 /**
@@ -58,7 +51,7 @@ function serializeError(error) {
 class Rollback extends Error {}
 
 const open = await opening;
-if (open.tieringBudget) v8.setFlagsFromString(`--wasm-tiering-budget=${open.tieringBudget}`);
+for (const flag of open.v8Flags ?? []) v8.setFlagsFromString(flag);
 const pg = new ParallaxrPGlite(open.dataDir, { startParams: open.startParams });
 /** Open transactions by the main thread's id: the PGlite handle and how to end its callback. */
 const transactions = new Map();
