@@ -3,18 +3,41 @@ import type { Queryable } from "../database";
 import { cellColumns, toCell, type CellRow } from "./cell-columns";
 
 /**
+ * About how many cells one statement reads. PGlite's WebAssembly memory only grows: a statement
+ * that builds the JSON of a whole 10,000-cell run grew it by ~55 MB, kept for as long as the
+ * process ran (a 100,000-cell run's by ~0.5 GB). Read in parts, it grows by one part's worth.
+ */
+export const CELLS_PER_READ = 2_000;
+
+/**
  * Every cell of a run in grid order, outputs cut to outputChars characters when given. The cells
- * come back as one JSON text: PGlite turns 40,000 rows of this many columns into objects in about
- * twice the time json_agg and JSON.parse take (bench/run-read.ts).
+ * come back as JSON text, a range of rows per statement (about CELLS_PER_READ cells): PGlite turns
+ * 40,000 rows of this many columns into objects in about twice the time json_agg and JSON.parse
+ * take (bench/run-read.ts). The caller's transaction makes the parts one snapshot on PGlite and
+ * under repeatable read; under read committed a cell may change between two parts, each cell is
+ * still read once.
  */
 export async function listCells(
   tx: Queryable,
-  { runId, outputChars = null }: { runId: string; outputChars?: number | null },
+  { runId, outputChars = null, cellsPerRead = CELLS_PER_READ }: { runId: string; outputChars?: number | null; cellsPerRead?: number },
 ): Promise<Cell[]> {
-  const { rows } = await tx.query<{ cells: string | null }>(
-    `select json_agg(c order by c.row_index, c.column_index, c.variant, c.trial)::text as cells
-       from (select ${cellColumns(outputChars)}, variant from run_cells where run_id = $1) c`,
+  const { rows: shape } = await tx.query<{ last_row: number | null; cells: string }>(
+    "select max(row_index) as last_row, count(*)::text as cells from run_cells where run_id = $1",
     [runId],
   );
-  return rows[0]?.cells ? (JSON.parse(rows[0].cells) as CellRow[]).map((row) => toCell(row, outputChars)) : [];
+  const lastRow = shape[0]?.last_row ?? null;
+  if (lastRow === null) return [];
+  const cellsPerRow = Number(shape[0].cells) / (lastRow + 1);
+  const rowsPerRead = Math.max(1, Math.floor(cellsPerRead / Math.max(1, cellsPerRow)));
+  const cells: Cell[] = [];
+  for (let fromRow = 0; fromRow <= lastRow; fromRow += rowsPerRead) {
+    const { rows } = await tx.query<{ cells: string | null }>(
+      `select json_agg(c order by c.row_index, c.column_index, c.variant, c.trial)::text as cells
+         from (select ${cellColumns(outputChars)}, variant from run_cells
+                where run_id = $1 and row_index >= $2 and row_index < $3) c`,
+      [runId, fromRow, fromRow + rowsPerRead],
+    );
+    if (rows[0]?.cells) for (const row of JSON.parse(rows[0].cells) as CellRow[]) cells.push(toCell(row, outputChars));
+  }
+  return cells;
 }
