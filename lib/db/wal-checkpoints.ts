@@ -19,11 +19,10 @@ export const VACUUMED_TABLES = ["run_cells", "response_cache"];
  * Nothing vacuums either (a server's autovacuum is a background process too). A cell is written as
  * queued, then running, then answered; the two dead versions' space in the table, and their
  * entries in its indexes, were never given back to new rows: the database only grew. Before a
- * checkpoint, when the log
- * written since the last vacuum is more than the vacuumed tables' size, it vacuums them
- * (VACUUMED_TABLES), and their free space goes to the next rows. A cell's three writes log ~9 KB,
- * so that is about a fifth of the cells changed, as autovacuum waits for: a large table is
- * scanned rarely.
+ * checkpoint, when the log written since the last vacuum is more than the vacuumed tables' size,
+ * it vacuums them (VACUUMED_TABLES), and their free space goes to the next rows. A cell's three
+ * writes log ~9 KB, so that is about a fifth of the cells changed, as autovacuum waits for: a
+ * large table is scanned rarely.
  */
 export function createWalCheckpointer(
   db: Database,
