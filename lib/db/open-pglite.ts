@@ -40,9 +40,10 @@ export function pgliteStartParams(env: NodeJS.ProcessEnv = process.env): string[
  * takes ~100 MB of native memory which glibc keeps in the threads' arenas for as long as the
  * process runs, and on 2 cores it competes with the statements themselves. On the product bench
  * (bench/README.md, "PGlite's WebAssembly unoptimized") a server held 290 MB after starting
- * instead of 400, and 500 instead of 580-600 MB during a 10,000-cell run, with cells/s and share of
- * ideal unchanged and 100,000-cell runs created as fast or faster through the API; the bulk
- * statements of bench:size (creating and cancelling 200,000 cells in one statement) take 5-30% longer.
+ * instead of 400, and 500 instead of 580-600 MB during a 10,000-cell run; cells/s was the same or
+ * higher and the share of ideal within the noise (the shared harness showed 64 wide a few points
+ * lower), and 100,000-cell runs were created faster through the API. Single bulk statements
+ * (bench:size: creating or cancelling 200,000 cells in one) take 5-30% longer.
  *
  * PARALLAXR_PGLITE_OPTIMIZE=1 lets V8 optimize as it does by default, after
  * PARALLAXR_PGLITE_TIERING_BUDGET of work per function when that is set (V8's own is 1,800,000;
