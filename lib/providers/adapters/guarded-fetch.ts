@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { ALLOW_PRIVATE_BASE_URLS_VARIABLE, findPrivateAddress, isPrivateHostname } from "../base-url-policy";
 import { ProviderError } from "../provider-error";
+import { sendOverHttp } from "./send-over-http";
 
 const MB = 1024 * 1024;
 
@@ -57,7 +58,18 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
     const send = options.fetch ?? globalThis.fetch;
     if (options.allowPrivateAddresses === false)
       await refusePrivateResolution(urlOf(input), options.label, options.resolveHost ?? resolveWithSystem);
-    const response = await send(input, { ...init, redirect: "manual" });
+    const tooLarge = (status: number) =>
+      new ProviderError({
+        code: "server",
+        // The same request gets the same answer: a retry would only pay for it again.
+        retryable: false,
+        statusCode: status,
+        message: `${options.label}'s answer is larger than ${formatBytes(maxBytes)}, the most a model's answer may be here; it was cut off and dropped.`,
+      });
+    // Without a fetch of the caller's, node:http sends it with the caps applied as it reads (and
+    // fetch only what node:http does not send: a Request, a form); see send-over-http.ts.
+    const direct = options.fetch ? null : sendOverHttp(input, init, { okBytes: maxBytes, errorBytes: MAX_ERROR_BODY_BYTES, tooLarge });
+    const response = direct ? await direct : await send(input, { ...init, redirect: "manual" });
     if (isRedirect(response)) {
       await response.body?.cancel().catch(() => {});
       throw new ProviderError({
@@ -66,24 +78,16 @@ export function createGuardedFetch(options: GuardedFetchOptions): typeof fetch {
         message: `${options.label} answered with a redirect (${response.status}) to another address. Redirects of a base URL are not followed: set the base URL to the address it points to.`,
       });
     }
-    if (!response.body || response.status === 204 || response.status === 304) return response;
-    const tooLarge = () =>
-      new ProviderError({
-        code: "server",
-        // The same request gets the same answer: a retry would only pay for it again.
-        retryable: false,
-        statusCode: response.status,
-        message: `${options.label}'s answer is larger than ${formatBytes(maxBytes)}, the most a model's answer may be here; it was cut off and dropped.`,
-      });
+    if (direct || !response.body || response.status === 204 || response.status === 304) return response;
     if (response.ok) {
       const declared = Number(response.headers.get("content-length"));
       if (Number.isFinite(declared) && declared > maxBytes) {
         await response.body.cancel().catch(() => {});
-        throw tooLarge();
+        throw tooLarge(response.status);
       }
     }
     const body = response.ok
-      ? capStream(response.body, maxBytes, { onExceed: "error", error: tooLarge })
+      ? capStream(response.body, maxBytes, { onExceed: "error", error: () => tooLarge(response.status) })
       : capStream(response.body, MAX_ERROR_BODY_BYTES, { onExceed: "truncate" });
     const headers = new Headers(response.headers);
     // The body is no longer the bytes these described.

@@ -1,0 +1,135 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGuardedFetch, MAX_ERROR_BODY_BYTES } from "@/lib/providers/adapters/guarded-fetch";
+import { classifyProviderError } from "@/lib/providers/adapters/classify-error";
+import { isProviderError } from "@/lib/providers/provider-error";
+
+// The transport every adapter's calls go over when no fetch is given (send-over-http.ts), against a
+// real HTTP server: what fetch did for the adapters it must still do (decode, hand a stream over as
+// it comes, reject an abort with its reason, fail a refused connection as fetch does), and the caps
+// apply to what is decoded, while it is read.
+const MB = 1024 * 1024;
+let server: http.Server;
+let base = "";
+let release: (() => void) | null = null;
+const seen: Array<{ path: string; headers: http.IncomingHttpHeaders; body: string }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      seen.push({ path: request.url ?? "", headers: request.headers, body });
+      if (request.url === "/gzip") {
+        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        response.end(gzipSync(JSON.stringify({ answer: "decoded" })));
+      } else if (request.url === "/gzip-bomb") {
+        // 20 MB of zeros is ~20 kB compressed: the cap counts what it becomes
+        response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        response.end(gzipSync(Buffer.alloc(20 * MB)));
+      } else if (request.url === "/error-page") {
+        response.writeHead(500, { "content-type": "text/html" });
+        response.end("x".repeat(MAX_ERROR_BODY_BYTES * 4));
+      } else if (request.url === "/events") {
+        // the second event is sent only once the client asks /release, after it read the first
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write("data: one\n\n");
+        release = () => response.end("data: two\n\n");
+      } else if (request.url === "/release") {
+        release?.();
+        response.end();
+      } else if (request.url === "/slow") {
+        setTimeout(() => response.end("{}"), 5_000).unref();
+      } else if (request.url === "/moved") {
+        response.writeHead(307, { location: "http://169.254.169.254/" });
+        response.end("elsewhere");
+      } else {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ echo: body }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const guarded = createGuardedFetch({ label: "Vendor" });
+
+async function rejectionOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("provider calls over node:http", () => {
+  it("sends the method, headers and body, and answers a Response", async () => {
+    const response = await guarded(`${base}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk-test" },
+      body: '{"prompt":"é"}',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ echo: '{"prompt":"é"}' });
+    const sent = seen.at(-1)!;
+    expect(sent.headers.authorization).toBe("Bearer sk-test");
+    expect(sent.headers["content-length"]).toBe(String(Buffer.byteLength('{"prompt":"é"}')));
+    expect(sent.headers["accept-encoding"]).toContain("gzip");
+  });
+
+  it("undoes gzip, and counts the cap on what it becomes: a bomb is refused", async () => {
+    expect(await (await guarded(`${base}/gzip`)).json()).toEqual({ answer: "decoded" });
+    const error = await rejectionOf(guarded(`${base}/gzip-bomb`));
+    expect(isProviderError(error) && error.message).toMatch(/larger than 10 MB/);
+  });
+
+  it("cuts an error page at its cap and keeps the status", async () => {
+    const response = await guarded(`${base}/error-page`);
+    expect(response.status).toBe(500);
+    expect((await response.text()).length).toBe(MAX_ERROR_BODY_BYTES);
+  });
+
+  it("hands a stream over as it arrives (a buffered one would never give the first event)", async () => {
+    const response = await guarded(`${base}/events`);
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toBe("data: one\n\n");
+    await fetch(`${base}/release`);
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe("data: two\n\n");
+  });
+
+  it("does not follow a redirect", async () => {
+    const error = await rejectionOf(guarded(`${base}/moved`));
+    expect(isProviderError(error) && error.message).toMatch(/redirect \(307\)/);
+  });
+
+  it("rejects an abort with the signal's reason, which is a timeout to the classifier", async () => {
+    const signal = AbortSignal.timeout(100);
+    const error = await rejectionOf(guarded(`${base}/slow`, { signal }));
+    expect(error).toBe(signal.reason);
+    expect(classifyProviderError(error, { provider: "Vendor", model: "m", apiKey: null, signal })?.code).toBe("timeout");
+  });
+
+  it("fails a refused connection as fetch does: a network error naming its code", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await rejectionOf(guarded(`http://127.0.0.1:${port}/v1/chat/completions`, { method: "POST", body: "{}" }));
+    expect(error).toBeInstanceOf(TypeError);
+    const classified = classifyProviderError(error, { provider: "Vendor", model: "m", apiKey: null });
+    expect(classified?.code).toBe("network");
+    expect(classified?.message).toContain("ECONNREFUSED");
+  });
+});
