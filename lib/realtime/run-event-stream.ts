@@ -4,6 +4,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
+import { hasRunEnded } from "@/lib/db/runs/has-run-ended";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
@@ -70,9 +71,12 @@ export function createRunEventStream(input: {
           dirty = false;
           const { cells, summary } = await asUser(db, userId, async (tx) => {
             const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null });
-            // While cells stream, the summary waits its turn; when they stop, it is read at once
-            // (it says whether the run is over).
-            const wantSummary = cells.length < pageSize && (cells.length === 0 || Date.now() - summaryReadAt >= summaryIntervalMs);
+            // While cells stream, the summary waits its turn; when they stop, or the run's row says
+            // it is over (the last cells came), it is read at once: it says run-end, which a client
+            // waited for one more read (40 ms and more) when the last cells came in this one.
+            const wantSummary =
+              cells.length < pageSize &&
+              (cells.length === 0 || Date.now() - summaryReadAt >= summaryIntervalMs || (await hasRunEnded(tx, { id: runId })));
             return { cells, summary: wantSummary ? await getRunSummary(tx, { id: runId }) : undefined };
           });
           if (summary === null) {

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localUserId } from "@/lib/auth/local-user";
+import { asUser } from "@/lib/db/as-user";
+import type { Database } from "@/lib/db/database";
+import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
+import { createRunEventStream } from "@/lib/realtime/run-event-stream";
+import { createPgliteTestDatabase, type TestDatabase } from "../helpers/databases";
+
+// When a run's last cells and its end commit together, the stream sends the cells and run-end from
+// one read. It used to send the cells, wait its 40 ms between reads and read again for run-end: a
+// client following the run (the CLI, a script, the page) heard of the end that much later.
+describe("run events stream: the end of a run", () => {
+  let test: TestDatabase;
+  let notifications: NotificationHub;
+
+  beforeAll(async () => {
+    test = await createPgliteTestDatabase();
+    notifications = await createNotificationHub(test.db);
+  });
+  afterAll(async () => {
+    await notifications?.close();
+    await test?.drop();
+  });
+
+  it("sends the last cells and run-end from the same read", async () => {
+    const { runId, cellIds } = await asUser(test.db, localUserId, async (tx) => {
+      const runId = (await tx.query<{ id: string }>("insert into runs (status) values ('running') returning id")).rows[0].id;
+      const columnId = (
+        await tx.query<{ id: string }>(
+          "insert into run_columns (run_id, column_index, provider, model) values ($1, 0, 'mock', 'echo') returning id",
+          [runId],
+        )
+      ).rows[0].id;
+      const { rows } = await tx.query<{ id: string }>(
+        "insert into run_cells (run_id, column_id, column_index, row_index, status) select $1, $2, 0, i, 'running' from generate_series(0, 2) i returning id",
+        [runId, columnId],
+      );
+      return { runId, cellIds: rows.map((row) => row.id) };
+    });
+
+    // Counts the stream's reads (each is one transaction as the user).
+    let reads = 0;
+    const counted: Database = { ...test.db, transaction: (fn) => (reads++, test.db.transaction(fn)) };
+    const stream = createRunEventStream({
+      db: counted,
+      notifications,
+      userId: localUserId,
+      runId,
+      afterSeq: 0,
+      signal: new AbortController().signal,
+    });
+    const reader = stream.getReader();
+    let text = "";
+    // the first read: the three running cells and the run's summary
+    while ((text.match(/event: run-update/g) ?? []).length < 1) text += new TextDecoder().decode((await reader.read()).value);
+    expect(reads).toBe(1);
+
+    await asUser(test.db, localUserId, async (tx) => {
+      await tx.query("update run_cells set status = 'ok', output_raw = 'done', finished_at = now() where id = any($1::uuid[])", [cellIds]);
+      await tx.query("update runs set status = 'completed', finished_at = now() where id = $1", [runId]);
+    });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+
+    expect(text.match(/event: cell-update/g)).toHaveLength(6);
+    expect(text).toMatch(/event: run-end\ndata: \{[^\n]*"status":"completed"/);
+    expect(reads).toBe(2);
+  });
+});
