@@ -59,33 +59,33 @@ export async function getUserPrice(tx: Queryable, { provider, model }: { provide
   return row ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null;
 }
 
-/**
- * How many of the latest columns of a model the output estimate reads, and at most how many of their
- * cells. A mean of 1,000 answers is as good a plan as one of 5,000, and reading 5,000 took 7-15 ms
- * per model of every run's creation on PGlite (four models: a sixth of a 1,000-cell POST).
- */
-export const OUTPUT_HISTORY = { columns: 20, cells: 1_000 };
+/** How many of the latest columns of a model the output estimate reads, and at most how many answers of each. */
+export const OUTPUT_HISTORY = { columns: 20, cellsPerColumn: 50 };
 
 /**
  * The mean output tokens of the caller's recent answered (not cached) cells of a model, or null.
- * Recent: the cells of the model's latest OUTPUT_HISTORY.columns columns (by their run's creation),
- * at most OUTPUT_HISTORY.cells of them. Every run's plan asks once per model; averaging over every
- * cell ever answered read the whole cells table each time (no index leads from a model to its
- * cells), so creating a run slowed as the history grew. The latest runs also say more about the
+ * Recent: up to OUTPUT_HISTORY.cellsPerColumn answers of each of the model's latest
+ * OUTPUT_HISTORY.columns columns (by their run's creation). Every run's plan asks once per model;
+ * averaging over every cell ever answered read the whole cells table each time, and reading up to
+ * 5,000 cells of those columns by run (the cells of every column, filtered) still took ~10 ms per
+ * model of each run's creation on PGlite. Each column's cells are read by the run's grid key
+ * (run, column), up to the cap: a quarter of the time. The latest runs also say more about the
  * answers of the prompts written now.
  */
 export async function averageOutputTokens(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<number | null> {
   const { rows } = await tx.query<{ average: number | null }>(
     `select avg(answered.tokens_out)::double precision as average
-       from (select c.tokens_out
-               from (select col.id, col.run_id
-                       from run_columns col join runs r on r.id = col.run_id
-                      where col.provider = $1 and col.model = $2
-                      order by r.created_at desc limit $3) recent
-               join run_cells c on c.run_id = recent.run_id and c.column_id = recent.id
-              where c.status in ('ok', 'warning', 'malformed') and not c.cached and c.tokens_out is not null
+       from (select col.run_id, col.column_index
+               from run_columns col join runs r on r.id = col.run_id
+              where col.provider = $1 and col.model = $2
+              order by r.created_at desc limit $3) recent
+       cross join lateral (
+             select c.tokens_out
+               from run_cells c
+              where c.run_id = recent.run_id and c.column_index = recent.column_index
+                and c.status in ('ok', 'warning', 'malformed') and not c.cached and c.tokens_out is not null
               limit $4) answered`,
-    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cells],
+    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cellsPerColumn],
   );
   return rows[0]?.average ?? null;
 }
