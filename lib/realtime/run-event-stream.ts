@@ -4,7 +4,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
-import { hasRunEnded } from "@/lib/db/runs/has-run-ended";
+import { getRunStatus } from "@/lib/db/runs/get-run-status";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
@@ -60,7 +60,10 @@ export function createRunEventStream(input: {
       const onAbort = () => wake?.();
       signal.addEventListener("abort", onAbort);
       let lastSummary = "";
+      let lastStatus: string | null = null;
       let summaryReadAt = 0;
+      // Cells were sent since the summary was last read: it is read once its interval is up.
+      let summaryOwed = false;
       let readAt = 0;
       try {
         send("retry: 1000\n\n");
@@ -71,13 +74,15 @@ export function createRunEventStream(input: {
           dirty = false;
           const { cells, summary } = await asUser(db, userId, async (tx) => {
             const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null });
-            // While cells stream, the summary waits its turn; when they stop, or the run's row says
-            // it is over (the last cells came), it is read at once: it says run-end, which a client
-            // waited for one more read (40 ms and more) when the last cells came in this one.
-            const wantSummary =
-              cells.length < pageSize &&
-              (cells.length === 0 || Date.now() - summaryReadAt >= summaryIntervalMs || (await hasRunEnded(tx, { id: runId })));
-            return { cells, summary: wantSummary ? await getRunSummary(tx, { id: runId }) : undefined };
+            if (cells.length === pageSize) return { cells, summary: undefined };
+            // The summary aggregates over all the run's cells: while cells stream it is read at most
+            // once per interval, but at once when the run's status changed (paused, resumed, over:
+            // run-end comes with the run's last cells). A read that found nothing new (a notice of a
+            // change already sent) reads no summary either: nothing it counts has changed.
+            const status = await getRunStatus(tx, { id: runId });
+            const due = Date.now() - summaryReadAt >= summaryIntervalMs;
+            const wanted = status === null || status !== lastStatus || (due && (summaryOwed || cells.length > 0));
+            return { cells, summary: wanted ? await getRunSummary(tx, { id: runId }) : undefined };
           });
           if (summary === null) {
             send(`event: error\ndata: ${JSON.stringify({ message: `Run ${runId} not found.` })}\n\n`);
@@ -87,27 +92,33 @@ export function createRunEventStream(input: {
             send(`event: cell-update\nid: ${cell.seq}\ndata: ${JSON.stringify(cell)}\n\n`);
             cursor = cell.seq;
           }
-          if (summary === undefined) continue;
-          summaryReadAt = Date.now();
-          const summaryText = JSON.stringify(summary);
-          if (summaryText !== lastSummary) {
-            lastSummary = summaryText;
-            send(`event: run-update\ndata: ${summaryText}\n\n`);
+          if (summary === undefined) {
+            if (cells.length > 0) summaryOwed = true;
+          } else {
+            summaryReadAt = Date.now();
+            summaryOwed = false;
+            lastStatus = summary.status;
+            const summaryText = JSON.stringify(summary);
+            if (summaryText !== lastSummary) {
+              lastSummary = summaryText;
+              send(`event: run-update\ndata: ${summaryText}\n\n`);
+            }
+            if (isOver(summary)) {
+              send(`event: run-end\ndata: ${summaryText}\n\n`);
+              break;
+            }
           }
-          if (isOver(summary)) {
-            send(`event: run-end\ndata: ${summaryText}\n\n`);
-            break;
-          }
-          if (!dirty) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, safetyPollMs);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wake = null;
-          }
+          if (cells.length === pageSize || dirty) continue;
+          // Until the next notice, or until the summary owed is due.
+          const waitMs = summaryOwed ? Math.max(0, summaryIntervalMs - (Date.now() - summaryReadAt)) : safetyPollMs;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, waitMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = null;
         }
       } catch (error) {
         // The detail (a database error, a connection string) is for the server's log; the client

@@ -4,12 +4,14 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
 import { createRunEventStream } from "@/lib/realtime/run-event-stream";
-import { createPgliteTestDatabase, type TestDatabase } from "../helpers/databases";
+import { createPgliteTestDatabase, waitFor, type TestDatabase } from "../helpers/databases";
 
 // When a run's last cells and its end commit together, the stream sends the cells and run-end from
 // one read. It used to send the cells, wait its 40 ms between reads and read again for run-end: a
-// client following the run (the CLI, a script, the page) heard of the end that much later.
-describe("run events stream: the end of a run", () => {
+// client following the run (the CLI, a script, the page) heard of the end that much later. And a
+// read that finds nothing new (a notice of a change already sent) reads no summary, which
+// aggregates over every cell of the run: a tenth of PGlite's time in a 64-wide run went there.
+describe("run events stream: the end of a run, and the summary's reads", () => {
   let test: TestDatabase;
   let notifications: NotificationHub;
 
@@ -22,8 +24,8 @@ describe("run events stream: the end of a run", () => {
     await test?.drop();
   });
 
-  it("sends the last cells and run-end from the same read", async () => {
-    const { runId, cellIds } = await asUser(test.db, localUserId, async (tx) => {
+  const runningRun = () =>
+    asUser(test.db, localUserId, async (tx) => {
       const runId = (await tx.query<{ id: string }>("insert into runs (status) values ('running') returning id")).rows[0].id;
       const columnId = (
         await tx.query<{ id: string }>(
@@ -38,22 +40,35 @@ describe("run events stream: the end of a run", () => {
       return { runId, cellIds: rows.map((row) => row.id) };
     });
 
-    // Counts the stream's reads (each is one transaction as the user).
-    let reads = 0;
-    const counted: Database = { ...test.db, transaction: (fn) => (reads++, test.db.transaction(fn)) };
-    const stream = createRunEventStream({
-      db: counted,
-      notifications,
-      userId: localUserId,
-      runId,
-      afterSeq: 0,
-      signal: new AbortController().signal,
-    });
-    const reader = stream.getReader();
+  /** The stream of a run on a database that counts its reads (transactions) and summaries read. */
+  function follow(runId: string, signal = new AbortController().signal) {
+    const counts = { reads: 0, summaries: 0 };
+    const counted: Database = {
+      ...test.db,
+      transaction: (fn) => {
+        counts.reads++;
+        return test.db.transaction((tx) =>
+          fn({
+            ...tx,
+            query: (sql: string, params?: unknown[]) => {
+              if (/^\s*select r\.id, r\.kind, r\.status/.test(sql)) counts.summaries++;
+              return tx.query(sql, params);
+            },
+          } as typeof tx),
+        );
+      },
+    };
+    const stream = createRunEventStream({ db: counted, notifications, userId: localUserId, runId, afterSeq: 0, signal });
+    return { reader: stream.getReader(), counts };
+  }
+
+  it("sends the last cells and run-end from the same read", async () => {
+    const { runId, cellIds } = await runningRun();
+    const { reader, counts } = follow(runId);
     let text = "";
     // the first read: the three running cells and the run's summary
     while ((text.match(/event: run-update/g) ?? []).length < 1) text += new TextDecoder().decode((await reader.read()).value);
-    expect(reads).toBe(1);
+    expect(counts.reads).toBe(1);
 
     await asUser(test.db, localUserId, async (tx) => {
       await tx.query("update run_cells set status = 'ok', output_raw = 'done', finished_at = now() where id = any($1::uuid[])", [cellIds]);
@@ -63,6 +78,26 @@ describe("run events stream: the end of a run", () => {
 
     expect(text.match(/event: cell-update/g)).toHaveLength(6);
     expect(text).toMatch(/event: run-end\ndata: \{[^\n]*"status":"completed"/);
-    expect(reads).toBe(2);
+    expect(counts.reads).toBe(2);
+  });
+
+  it("reads no summary for a notice of nothing new, and at once for a change of the run's status", async () => {
+    const { runId } = await runningRun();
+    const stop = new AbortController();
+    const { reader, counts } = follow(runId, stop.signal);
+    let text = "";
+    while (!text.includes("event: run-update")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(counts).toEqual({ reads: 1, summaries: 1 });
+
+    // a notice whose change was already sent: a read, no summary
+    await test.db.query("select pg_notify('parallaxr_cells', json_build_object('runId', $1::uuid, 'status', 'running')::text)", [runId]);
+    await waitFor(() => counts.reads === 2);
+    expect(counts.summaries).toBe(1);
+
+    // paused: the summary at once, whatever its interval
+    await asUser(test.db, localUserId, (tx) => tx.query("update runs set status = 'paused' where id = $1", [runId]));
+    while (!/"status":"paused"/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
+    expect(counts.summaries).toBe(2);
+    stop.abort();
   });
 });
