@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGuardedFetch, MAX_ERROR_BODY_BYTES } from "@/lib/providers/adapters/guarded-fetch";
+import { IDLE_CONNECTION_MS } from "@/lib/providers/adapters/send-over-http";
 import { classifyProviderError } from "@/lib/providers/adapters/classify-error";
 import { isProviderError } from "@/lib/providers/provider-error";
 
@@ -40,6 +41,9 @@ beforeAll(async () => {
       } else if (request.url === "/release") {
         release?.();
         response.end();
+      } else if (request.url === "/thinking") {
+        // an answer that takes longer than a connection may stay idle in the pool
+        setTimeout(() => response.end('{"thought":true}'), IDLE_CONNECTION_MS + 500);
       } else if (request.url === "/slow") {
         setTimeout(() => response.end("{}"), 5_000).unref();
       } else if (request.url === "/moved") {
@@ -120,6 +124,29 @@ describe("provider calls over node:http", () => {
     expect(error).toBe(signal.reason);
     expect(classifyProviderError(error, { provider: "Vendor", model: "m", apiKey: null, signal })?.code).toBe("timeout");
   });
+
+  it("does not cut a call that waits longer for its answer than a connection may stay idle", async () => {
+    const response = await guarded(`${base}/thinking`, { method: "POST", body: "{}" });
+    expect(await response.json()).toEqual({ thought: true });
+  }, 15_000);
+
+  it("closes a connection left idle in the pool, as fetch did", async () => {
+    // a server of its own, keeping idle connections longer than the client may: closing them is the client's part
+    const lingering = http.createServer((request, response) => response.end("{}"));
+    lingering.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve) => lingering.listen(0, "127.0.0.1", resolve));
+    const open = () =>
+      new Promise<number>((resolve, reject) => lingering.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    try {
+      await (await guarded(`http://127.0.0.1:${(lingering.address() as AddressInfo).port}/`, { method: "POST", body: "{}" })).text();
+      expect(await open()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_CONNECTION_MS + 1_000));
+      expect(await open()).toBe(0);
+    } finally {
+      lingering.closeAllConnections();
+      await new Promise((resolve) => lingering.close(resolve));
+    }
+  }, 15_000);
 
   it("fails a refused connection as fetch does: a network error naming its code", async () => {
     const closed = http.createServer();

@@ -15,7 +15,17 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 // cause carries the system's code (what classify-error.ts reads). What it adds is the cap: a
 // successful answer past okBytes fails while it is read, an error answer is cut at errorBytes.
 
-const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+/**
+ * How long a connection may wait unused for the next call before it is closed (undici's default,
+ * which fetch used). Without it Node keeps idle connections for good and ignores a server's
+ * `Keep-Alive: timeout` hint, and a server that closed one meanwhile fails the call that reuses it
+ * (ECONNRESET). The timeout only closes idle connections: a call waiting longer for its answer
+ * is not cut (tests/providers/send-over-http.test.ts).
+ */
+export const IDLE_CONNECTION_MS = 4_000;
+
+const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+const keepAlive = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
 /** The caps of one request's answer (see guarded-fetch.ts). */
 export interface AnswerCaps {
