@@ -81,7 +81,9 @@ export function createRunEventStream(input: {
             // change already sent) reads no summary either: nothing it counts has changed.
             const status = await getRunStatus(tx, { id: runId });
             const due = Date.now() - summaryReadAt >= summaryIntervalMs;
-            const wanted = status === null || status !== lastStatus || (due && (summaryOwed || cells.length > 0));
+            // Cells of a run that is over are its last calls ending: one of them may end it.
+            const ending = status !== null && cells.length > 0 && finishedRunStatuses.includes(status);
+            const wanted = status === null || status !== lastStatus || ending || (due && (summaryOwed || cells.length > 0));
             return { cells, summary: wanted ? await getRunSummary(tx, { id: runId }) : undefined };
           });
           if (summary === null) {

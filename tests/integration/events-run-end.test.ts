@@ -100,4 +100,25 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
     expect(counts.summaries).toBe(2);
     stop.abort();
   });
+
+  it("sends run-end with the last call of a cancelled run that was still in flight", async () => {
+    const { runId, cellIds } = await runningRun();
+    // cancelled while one call was still out: the others cancelled, that one left to end
+    await asUser(test.db, localUserId, async (tx) => {
+      await tx.query("update runs set status = 'cancelled' where id = $1", [runId]);
+      await tx.query("update run_cells set status = 'cancelled', finished_at = now() where id = any($1::uuid[])", [cellIds.slice(1)]);
+    });
+    const { reader, counts } = follow(runId);
+    let text = "";
+    while (!text.includes("event: run-update")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).not.toContain("event: run-end");
+    expect(counts.reads).toBe(1);
+
+    await asUser(test.db, localUserId, (tx) =>
+      tx.query("update run_cells set status = 'ok', output_raw = 'paid for', finished_at = now() where id = $1", [cellIds[0]]),
+    );
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    expect(text).toMatch(/event: run-end\ndata: \{[^\n]*"status":"cancelled"/);
+    expect(counts.reads).toBe(2);
+  });
 });
