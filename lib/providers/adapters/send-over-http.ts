@@ -105,7 +105,7 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
       // Its bytes are no longer the ones these described.
       responseHeaders.delete("content-length");
       const limit = ok ? caps.okBytes : caps.errorBytes;
-      const init = { status, statusText: answer.statusMessage, headers: responseHeaders };
+      const answerInit = { status, statusText: answer.statusMessage, headers: responseHeaders };
       if (ok && !isJson(responseHeaders.get("content-type"))) {
         // A stream (server-sent events, NDJSON): handed over as it arrives.
         settled = true;
@@ -113,7 +113,7 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
           resolve(
             new Response(
               cappedStream(decoded, limit, () => caps.tooLarge(status), signal, onAbort),
-              init,
+              answerInit,
             ),
           );
         } catch (error) {
@@ -125,6 +125,17 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
       // A whole answer (JSON, or an error): read here, then handed over at once.
       const chunks: Buffer[] = [];
       let seen = 0;
+      const finish = () => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", onAbort);
+        try {
+          resolve(new Response(Buffer.concat(chunks), answerInit));
+        } catch (error) {
+          // a status a Response cannot have (past 599)
+          reject(new TypeError("fetch failed", { cause: error }));
+        }
+      };
       decoded.on("data", (chunk: Buffer) => {
         if (settled) return;
         seen += chunk.byteLength;
@@ -142,17 +153,6 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
         answer.destroy();
         decoded.destroy();
       });
-      const finish = () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener("abort", onAbort);
-        try {
-          resolve(new Response(Buffer.concat(chunks), init));
-        } catch (error) {
-          // a status a Response cannot have (past 599)
-          reject(new TypeError("fetch failed", { cause: error }));
-        }
-      };
       decoded.on("end", finish);
       decoded.on("error", (error) => fail(new TypeError("terminated", { cause: error })));
       answer.on("error", (error) => fail(new TypeError("terminated", { cause: error })));
