@@ -101,6 +101,14 @@ export function countStatements(db: Database, counter: StatementCounter): Databa
       counter.recordTransaction();
       return db.transaction((tx) => fn(counted(tx)));
     },
+    batch(statements) {
+      counter.recordTransaction();
+      return db.transaction(async (tx) => {
+        const results = [];
+        for (const { sql, params } of statements) results.push(await counted(tx).query(sql, params));
+        return results;
+      });
+    },
     listen: (channel, onPayload) => db.listen(channel, onPayload),
     close: () => db.close(),
   };

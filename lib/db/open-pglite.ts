@@ -98,6 +98,7 @@ export async function openPglite({
     query: (sql, params) => connection!.query(sql, params),
     exec: (sql) => connection!.exec(sql),
     transaction: (fn) => connection!.transaction(fn),
+    batch: (statements) => connection!.batch(statements),
     listen: (channel, onPayload) => connection!.listen(channel, onPayload),
     async close() {
       await connection?.close();
@@ -146,6 +147,12 @@ async function openOnThisThread(dataDir: string | undefined): Promise<PgliteConn
   return {
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    batch: (statements) =>
+      pg.transaction(async (tx) => {
+        const results = [];
+        for (const { sql, params } of statements) results.push(await wrap(tx).query(sql, params));
+        return results;
+      }),
     async listen(channel, onPayload) {
       const unlisten = await pg.listen(channel, onPayload);
       return async () => {

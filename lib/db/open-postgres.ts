@@ -24,22 +24,31 @@ export async function openPostgres({ url, poolSize = 10 }: { url: string; poolSi
     },
   });
 
+  async function transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query("begin");
+      const value = await fn(wrap(client));
+      await client.query("commit");
+      return value;
+    } catch (error) {
+      await client.query("rollback").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   return {
     kind: "postgres",
     ...wrap(pool),
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query("begin");
-        const value = await fn(wrap(client));
-        await client.query("commit");
-        return value;
-      } catch (error) {
-        await client.query("rollback").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+    transaction,
+    batch(statements) {
+      return transaction(async (tx) => {
+        const results = [];
+        for (const { sql, params } of statements) results.push(await tx.query(sql, params));
+        return results;
+      });
     },
     async listen(channel, onPayload) {
       // LISTEN needs a connection of its own for as long as we listen; reconnect if it drops.

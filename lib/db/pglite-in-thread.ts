@@ -1,10 +1,11 @@
 import path from "node:path";
 import { projectRoot } from "@/lib/project-root";
-import type { Executor, QueryResult } from "./database";
+import type { Database, Executor, QueryResult } from "./database";
 
 /** What the thread's PGlite answers: the statements of lib/db/database.ts, run over messages. */
 export interface PgliteConnection extends Executor {
   transaction<T>(fn: (tx: Executor) => Promise<T>): Promise<T>;
+  batch: Database["batch"];
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
@@ -151,6 +152,7 @@ export async function startPgliteThread(
       await ask({ op: "commit", tx });
       return result;
     },
+    batch: (statements) => ask({ op: "batch", statements }),
     async listen(channel, onPayload) {
       const listener = nextListener++;
       listeners.set(listener, onPayload);

@@ -102,6 +102,12 @@ async function handle(message) {
     case "exec":
       await (message.tx ? transactions.get(message.tx).tx : pg).exec(message.sql);
       return null;
+    case "batch":
+      return pg.transaction(async (tx) => {
+        const results = [];
+        for (const statement of message.statements) results.push(shape(await tx.query(statement.sql, statement.params)));
+        return results;
+      });
     case "begin":
       return openTransaction(message.tx);
     case "commit":

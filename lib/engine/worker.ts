@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { claimCells, markStarted, type ClaimedCell } from "@/lib/db/cells/claim-cells";
+import { claimCells, saveAndMarkStarted, type ClaimedCell } from "@/lib/db/cells/claim-cells";
 import { expireAllLeases, releaseCells, releaseLeases, renewLeases, saveLeftAnswers } from "@/lib/db/cells/renew-leases";
 import { openAnswerJournal, readLeftAnswers, type AnswerJournal } from "./answer-journal";
 import { saveCellResults, type CellResult } from "@/lib/db/cells/save-cell-results";
@@ -273,16 +273,14 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           }
         }
       }
-      if (startedIds.length > 0) {
+      if (startedIds.length > 0 || unsaved.length > 0) {
+        // Marked first: a held cell that started and already ended is among both.
         const started = startedIds;
         startedIds = [];
-        await markStarted(db, { workerId: id, ids: started }).catch((error: unknown) => {
+        await saveAndMarkStarted(db, { workerId: id, results: unsaved, started }).catch((error: unknown) => {
           startedIds.push(...started);
           throw error;
         });
-      }
-      if (unsaved.length > 0) {
-        await saveCellResults(db, { workerId: id, results: unsaved });
         journal?.saved(unsaved);
         unsaved = [];
       }

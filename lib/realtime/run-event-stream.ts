@@ -1,6 +1,6 @@
 import type { RunSummary } from "@/lib/api/types";
 import { finishedRunStatuses } from "@/lib/api/types";
-import { asUser } from "@/lib/db/as-user";
+import { readAsUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
@@ -72,20 +72,27 @@ export function createRunEventStream(input: {
           if (sinceRead < minReadIntervalMs) await abortableDelay(minReadIntervalMs - sinceRead, signal);
           readAt = Date.now();
           dirty = false;
-          const { cells, summary } = await asUser(db, userId, async (tx) => {
-            const cells = await listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null });
-            if (cells.length === pageSize) return { cells, summary: undefined };
-            // The summary aggregates over all the run's cells: while cells stream it is read at most
-            // once per interval, but at once when the run's status changed (paused, resumed, over:
-            // run-end comes with the run's last cells). A read that found nothing new (a notice of a
-            // change already sent) reads no summary either: nothing it counts has changed.
-            const status = await getRunStatus(tx, { id: runId });
-            const due = Date.now() - summaryReadAt >= summaryIntervalMs;
-            // Cells of a run that is over are its last calls ending: one of them may end it.
-            const ending = status !== null && cells.length > 0 && finishedRunStatuses.includes(status);
-            const wanted = status === null || status !== lastStatus || ending || (due && (summaryOwed || cells.length > 0));
-            return { cells, summary: wanted ? await getRunSummary(tx, { id: runId }) : undefined };
-          });
+          // The new cells and the run's status in one snapshot, sent to the database together
+          // (readAsUser: on PGlite the worker's saves and claims do not wait on this thread's turns).
+          const [cells, status] = await readAsUser(db, userId, (tx) =>
+            Promise.all([
+              listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null }),
+              getRunStatus(tx, { id: runId }),
+            ]),
+          );
+          // The summary aggregates over all the run's cells: while cells stream it is read at most
+          // once per interval, but at once when the run's status changed (paused, resumed, over:
+          // run-end comes with the run's last cells, which a status read with them saw). A read that
+          // found nothing new (a notice of a change already sent) reads no summary either: nothing
+          // it counts has changed. A full page is followed at once by the next.
+          const due = Date.now() - summaryReadAt >= summaryIntervalMs;
+          // Cells of a run that is over are its last calls ending: one of them may end it.
+          const ending = status !== null && cells.length > 0 && finishedRunStatuses.includes(status);
+          const wanted: boolean =
+            cells.length < pageSize && (status === null || status !== lastStatus || ending || (due && (summaryOwed || cells.length > 0)));
+          const summary: RunSummary | null | undefined = wanted
+            ? await readAsUser(db, userId, (tx) => getRunSummary(tx, { id: runId }))
+            : undefined;
           if (summary === null) {
             send(`event: error\ndata: ${JSON.stringify({ message: `Run ${runId} not found.` })}\n\n`);
             break;

@@ -91,7 +91,8 @@ export const userB = "00000000-0000-4000-8000-00000000000b";
 
 /**
  * db, but every statement run inside one of its transactions goes through query, which may fail
- * it, hold it, or pass it on with tx.query(sql, params). Statements outside transactions pass as they are.
+ * it, hold it, or pass it on with tx.query(sql, params); a batch's statements too. Statements outside
+ * transactions pass as they are.
  */
 export function withTransactionQueries(
   db: Database,
@@ -106,6 +107,12 @@ export function withTransactionQueries(
     query: (sql, params) => db.query(sql, params),
     exec: (sql) => db.exec(sql),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    batch: (statements) =>
+      db.transaction(async (tx) => {
+        const results: QueryResult<Record<string, unknown>>[] = [];
+        for (const { sql, params } of statements) results.push((await query(tx, sql, params)) as QueryResult<Record<string, unknown>>);
+        return results;
+      }),
     listen: (channel, onPayload) => db.listen(channel, onPayload),
     close: () => db.close(),
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
 import { createRun } from "@/lib/engine/create-run";
+import { claimCells, saveAndMarkStarted } from "@/lib/db/cells/claim-cells";
 import { expireAllLeases } from "@/lib/db/cells/renew-leases";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
@@ -34,6 +35,7 @@ describe("claiming ahead", () => {
       },
       exec: (sql) => db.exec(sql),
       transaction: (fn) => db.transaction(fn),
+      batch: (statements) => db.batch(statements),
       listen: (channel, onPayload) => db.listen(channel, onPayload),
       close: () => db.close(),
     };
@@ -135,6 +137,34 @@ describe("claiming ahead", () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it("marks a held cell's call started when it is saved in the same write, started and ended since the last statement", async () => {
+    // What a tick writes when it claims nothing goes as one batch: the starts first, then the
+    // results. A held cell whose call started and ended since the last statement is in both, and
+    // a save first would leave it without started_at, as if it had never been called.
+    const providers = createProviderRegistry([createMockProvider()]);
+    const run = await createRun(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: { prompt: "marked {{n}}", rows: [{ n: "1" }, { n: "2" }], models: [{ provider: "mock", model: "echo" }], concurrency: 1 },
+      },
+    );
+    const workerId = "worker-marks";
+    const { cells } = await claimCells(test.db, { runId: run.id, workerId, leaseMs: 30_000, limit: 2, ahead: 1, start: 1 });
+    const heldCell = cells.find((cell) => !cell.started)!;
+    expect(heldCell).toBeDefined();
+    await saveAndMarkStarted(test.db, {
+      workerId,
+      results: [{ id: heldCell.id, runId: run.id, status: "ok", outputRaw: "done", latencyMs: 1 }],
+      started: [heldCell.id],
+    });
+    const { rows } = await test.db.query<{ status: string; marked: boolean }>(
+      "select status, started_at is not null and started_at <= finished_at as marked from run_cells where id = $1",
+      [heldCell.id],
+    );
+    expect(rows[0]).toEqual({ status: "ok", marked: true });
   });
 
   it("claims no further than the cap without it", async () => {

@@ -40,22 +40,17 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
       return { runId, cellIds: rows.map((row) => row.id) };
     });
 
-  /** The stream of a run on a database that counts its reads (transactions) and summaries read. */
+  /** The stream of a run on a database that counts its reads (of new cells) and summaries read. */
   function follow(runId: string, signal = new AbortController().signal) {
     const counts = { reads: 0, summaries: 0 };
     const counted: Database = {
       ...test.db,
-      transaction: (fn) => {
-        counts.reads++;
-        return test.db.transaction((tx) =>
-          fn({
-            ...tx,
-            query: (sql: string, params?: unknown[]) => {
-              if (/^\s*select r\.id, r\.kind, r\.status/.test(sql)) counts.summaries++;
-              return tx.query(sql, params);
-            },
-          } as typeof tx),
-        );
+      // its reads go to the database as batches: none holds PGlite's connection across this thread's turns
+      transaction: () => Promise.reject(new Error("the events stream opened a transaction")),
+      batch: (statements) => {
+        if (statements.some(({ sql }) => /from run_cells where run_id = \$1 and seq > \$2/.test(sql))) counts.reads++;
+        if (statements.some(({ sql }) => /^\s*select r\.id, r\.kind, r\.status/.test(sql))) counts.summaries++;
+        return test.db.batch(statements);
       },
     };
     const stream = createRunEventStream({ db: counted, notifications, userId: localUserId, runId, afterSeq: 0, signal });

@@ -1,5 +1,5 @@
 import type { Database } from "../database";
-import { resultsPayload, type CellResult } from "./save-cell-results";
+import { resultsPayload, saveResultsStatement, type CellResult } from "./save-cell-results";
 
 /** A cell a worker now holds the lease on, with what it needs to execute it. */
 export interface ClaimedCell {
@@ -75,8 +75,19 @@ export async function claimCells(
   };
 }
 
-/** Records that the calls of held cells (claimed ahead, started_at empty) have started. */
-export async function markStarted(db: Database, { workerId, ids }: { workerId: string; ids: string[] }): Promise<void> {
-  if (ids.length === 0) return;
-  await db.query("select parallaxr_mark_started($1, $2::uuid[])", [workerId, ids]);
+/**
+ * Records that the calls of held cells (claimed ahead, started_at empty) have started, then saves
+ * results, in one transaction sent at once (db.batch): what a tick writes when it claims nothing.
+ * Marked first, as parallaxr_save_and_claim does: a held cell that started and ended since the
+ * last statement is among both.
+ */
+export async function saveAndMarkStarted(
+  db: Database,
+  { workerId, results, started }: { workerId: string; results: CellResult[]; started: string[] },
+): Promise<void> {
+  const statements = [];
+  if (started.length > 0) statements.push({ sql: "select parallaxr_mark_started($1, $2::uuid[])", params: [workerId, started] });
+  if (results.length > 0) statements.push(saveResultsStatement(workerId, results));
+  if (statements.length === 1) await db.query(statements[0].sql, statements[0].params);
+  else if (statements.length > 1) await db.batch(statements);
 }

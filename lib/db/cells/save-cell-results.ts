@@ -1,4 +1,4 @@
-import type { Database } from "../database";
+import type { Database, Statement } from "../database";
 import { packAnswer } from "./packed-answer";
 
 /** The outcome of executing one cell, as the worker writes it. */
@@ -111,10 +111,16 @@ export function resultsPayload(results: CellResult[]): string {
  */
 export async function saveCellResults(db: Database, { workerId, results }: { workerId: string; results: CellResult[] }): Promise<string[]> {
   if (results.length === 0) return [];
-  // Saving and adapting credential limits (AIMD on 429s) are independent of each other's order.
-  const { rows } = await db.query<{ saved: string[] }>(
-    "select parallaxr_save_results($1, $2::jsonb) as saved, parallaxr_adapt_limits($2::jsonb)",
-    [workerId, resultsPayload(results)],
-  );
+  const { sql, params } = saveResultsStatement(workerId, results);
+  const { rows } = await db.query<{ saved: string[] }>(sql, params);
   return rows[0].saved;
+}
+
+/** The statement saveCellResults runs, for a batch of statements; its one row's `saved` names the cells written. */
+export function saveResultsStatement(workerId: string, results: CellResult[]): Statement {
+  // Saving and adapting credential limits (AIMD on 429s) are independent of each other's order.
+  return {
+    sql: "select parallaxr_save_results($1, $2::jsonb) as saved, parallaxr_adapt_limits($2::jsonb)",
+    params: [workerId, resultsPayload(results)],
+  };
 }
