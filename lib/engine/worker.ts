@@ -104,6 +104,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let heldCount = 0;
   // Held cells of runs that stopped being runnable (paused, cancelled), to give back at the next tick.
   const toRelease: string[] = [];
+  // Runs whose last notice said they stopped (paused, cancelled, failed): a claim of theirs that was
+  // on its way when the notice came is given back, not held or called.
+  const stoppedRuns = new Set<string>();
   // Cells whose calls started since the last statement, to be marked started with the next one
   // (a cell claimed ahead has no started_at until then: the next worker knows it was never called).
   let startedIds: string[] = [];
@@ -223,7 +226,11 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         });
       }
       if (!stopped && inFlight.size + heldCount < capacity) {
-        activeRuns ??= await listActiveRunIds(db);
+        if (!activeRuns) {
+          activeRuns = await listActiveRunIds(db);
+          // runnable as of now, whatever notice was missed (a dropped connection on a server)
+          for (const runId of activeRuns) stoppedRuns.delete(runId);
+        }
         const runIds = activeRuns;
         // (The list stops at 1,000 runs: past that, a run missing from it may still be runnable.)
         if (runIds.length < 1000) for (const runId of held.keys()) if (!runIds.includes(runId)) dropHeld(runId);
@@ -263,6 +270,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           // One look-up for the whole batch; re-runs skip the cache.
           const keys = prepared.filter((p) => p.cacheKey && !p.cell.bypassCache).map((p) => p.cacheKey!);
           const hits = await findCachedResponses(db, { userId: settings.userId, keys });
+          if (stoppedRuns.has(runId)) {
+            // Paused or cancelled while these were on their way: none of them starts.
+            toRelease.push(...cells.map((cell) => cell.id));
+            requestTick();
+            continue;
+          }
           for (const cell of prepared) {
             const hit = cell.cacheKey ? (hits.get(cell.cacheKey) ?? null) : null;
             // Calls that ended while the claim was on its way freed slots the claim did not know of:
@@ -314,6 +327,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     for (const runId of done) {
       settingsByRun.delete(runId);
       maybeFinished.delete(runId);
+      stoppedRuns.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
     inBackground(batches.ended(done));
@@ -506,7 +520,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   const unlistenRuns = await db.listen("parallaxr_runs", (payload) => {
     // Paused or cancelled: nothing it holds starts any more.
     const notice = /"runId"\s*:\s*"([^"]+)".*"status"\s*:\s*"([^"]+)"/.exec(payload);
-    if (notice && notice[2] !== "queued" && notice[2] !== "running") dropHeld(notice[1]);
+    if (notice && notice[2] !== "queued" && notice[2] !== "running") {
+      stoppedRuns.add(notice[1]);
+      dropHeld(notice[1]);
+    } else if (notice) {
+      stoppedRuns.delete(notice[1]);
+    }
     activeRuns = null;
     requestTick();
   });

@@ -167,6 +167,69 @@ describe("claiming ahead", () => {
     expect(rows[0]).toEqual({ status: "ok", marked: true });
   });
 
+  it("calls none of the cells of a claim that comes back after the run was paused", async () => {
+    // The claim is sent while the run is running and answered after the pause's notice was heard:
+    // dropping what was held then missed these, and they started as calls ended.
+    const mock = createMockProvider();
+    const providers = createProviderRegistry([mock]);
+    let gate: Promise<void> | null = null;
+    let claimWaiting: (() => void) | null = null;
+    const gated: Database = {
+      ...test.db,
+      query: async (sql, params) => {
+        const result = await test.db.query(sql, params);
+        if (gate && /parallaxr_(save_and_claim|claim_cells)/.test(sql)) {
+          const open = gate;
+          gate = null;
+          claimWaiting?.();
+          await open;
+        }
+        return result as never;
+      },
+    };
+    const worker = await startWorker({ db: gated, providers, pollMs: 60_000, claimAhead: true });
+    try {
+      const run = await createRun(
+        { db: test.db, providers },
+        {
+          userId: userA,
+          input: {
+            prompt: "late claim {{n}}",
+            rows: Array.from({ length: 30 }, (_, n) => ({ n: String(n) })),
+            models: [{ provider: "mock", model: "echo", params: { latencyMs: 40, jitterMs: 0 } }],
+            concurrency: 2,
+          },
+        },
+      );
+      const read = () => getRun({ db: test.db }, { userId: userA, runId: run.id });
+      await waitFor(async () => (await read()).counts.ok >= 2, { what: "two cells done" });
+      // the next claim is held back once the database has answered it
+      let openGate = () => {};
+      const claimed = new Promise<void>((resolve) => (claimWaiting = resolve));
+      gate = new Promise<void>((resolve) => (openGate = resolve));
+      await claimed;
+      await changeRunStatus({ db: test.db }, { userId: userA, runId: run.id, action: "pause" });
+      // the notice is heard (nothing can start: every call in flight ends meanwhile), then the claim comes back
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const callsBefore = mock.stats().calls;
+      openGate();
+      const paused = await waitFor(
+        async () => {
+          const current = await read();
+          return current.counts.running === 0 && worker.inFlight() === 0 ? current : null;
+        },
+        { what: "the late claim's cells to go back" },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(mock.stats().calls).toBe(callsBefore);
+      const queued = paused.cells.filter((cell) => cell.status === "queued");
+      expect(queued.length).toBe(30 - paused.counts.ok);
+      expect(queued.every((cell) => cell.attempts === 0)).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("claims no further than the cap without it", async () => {
     const { finished, peakRunning, stats } = await runOf(false);
     expect(finished.counts.ok).toBe(60);
