@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGuardedFetch, MAX_ERROR_BODY_BYTES } from "@/lib/providers/adapters/guarded-fetch";
-import { IDLE_CONNECTION_MS } from "@/lib/providers/adapters/send-over-http";
+import { IDLE_CONNECTION_MS, sendOverHttp } from "@/lib/providers/adapters/send-over-http";
 import { classifyProviderError } from "@/lib/providers/adapters/classify-error";
 import { isProviderError } from "@/lib/providers/provider-error";
 
@@ -46,6 +46,30 @@ beforeAll(async () => {
         setTimeout(() => response.end('{"thought":true}'), IDLE_CONNECTION_MS + 500);
       } else if (request.url === "/slow") {
         setTimeout(() => response.end("{}"), 5_000).unref();
+      } else if (request.url === "/silent") {
+        // never answers: only a backstop ends the call
+      } else if (request.url === "/stall-json") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.write('{"half":');
+      } else if (request.url === "/stall-events") {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write("data: one\n\n");
+      } else if (request.url === "/steady") {
+        // 6 chunks 80 ms apart: slower in all than a body backstop of 200 ms, never pausing that long
+        response.writeHead(200, { "content-type": "application/json" });
+        let sent = 0;
+        const tick = setInterval(() => {
+          response.write(sent === 0 ? '{"n":"' : "x");
+          if (++sent === 6) {
+            clearInterval(tick);
+            response.end('"}');
+          }
+        }, 80);
+      } else if (request.url === "/events-quick") {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write("data: one\n\n");
+        setTimeout(() => response.write("data: two\n\n"), 20);
+        setTimeout(() => response.end("data: three\n\n"), 40);
       } else if (request.url === "/moved") {
         response.writeHead(307, { location: "http://169.254.169.254/" });
         response.end("elsewhere");
@@ -158,5 +182,44 @@ describe("provider calls over node:http", () => {
     const classified = classifyProviderError(error, { provider: "Vendor", model: "m", apiKey: null });
     expect(classified?.code).toBe("network");
     expect(classified?.message).toContain("ECONNREFUSED");
+  });
+
+  describe("fetch's backstops, for a call its signal never ends", () => {
+    const caps = { okBytes: MB, errorBytes: 1024, tooLarge: () => new Error("too large") };
+    const short = { connectMs: 1_000, headersMs: 200, bodyMs: 200 };
+    const send = (path: string) => sendOverHttp(`${base}${path}`, undefined, caps, short)!;
+    const causeCode = (error: unknown) => ((error as { cause?: { code?: string } }).cause ?? {}).code;
+
+    it("fails a call whose answer's headers never come, as a timeout", async () => {
+      const error = await rejectionOf(send("/silent"));
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe("fetch failed");
+      expect(causeCode(error)).toBe("UND_ERR_HEADERS_TIMEOUT");
+      expect(classifyProviderError(error, { provider: "Vendor", model: "m", apiKey: null })?.code).toBe("timeout");
+    });
+
+    it("fails a whole answer whose body stops coming, and a stream that stops", async () => {
+      const error = await rejectionOf(send("/stall-json"));
+      expect((error as Error).message).toBe("terminated");
+      expect(causeCode(error)).toBe("UND_ERR_BODY_TIMEOUT");
+
+      const reader = (await send("/stall-events")).body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: one\n\n");
+      const stopped = await rejectionOf(reader.read());
+      expect((stopped as Error).message).toBe("terminated");
+      expect(causeCode(stopped)).toBe("UND_ERR_BODY_TIMEOUT");
+    });
+
+    it("does not cut a body that keeps coming, nor a stream its reader left waiting", async () => {
+      expect(await (await send("/steady")).json()).toEqual({ n: "xxxxx" });
+
+      const reader = (await send("/events-quick")).body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: one\n\n");
+      // the reader looks away for longer than the backstop while the rest arrives
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      let rest = "";
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+      expect(rest).toBe("data: two\n\ndata: three\n\n");
+    });
   });
 });

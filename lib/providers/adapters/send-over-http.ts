@@ -24,6 +24,21 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
  */
 export const IDLE_CONNECTION_MS = 4_000;
 
+/**
+ * fetch's backstops (undici's defaults), for a call whose signal never aborts it: how long a
+ * connection may take to open, how long the answer's headers may take once the request is out,
+ * and how long its body may pause between two chunks (while the reader wants more). Past one, the
+ * call fails as fetch failed it (the codes classify-error.ts reads as timeouts). The calls of a run
+ * carry the run's own timeout as their signal, which is shorter; these bound the rest.
+ */
+export interface Backstops {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export const FETCH_BACKSTOPS: Backstops = { connectMs: 10_000, headersMs: 300_000, bodyMs: 300_000 };
+
 const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
 const keepAlive = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
@@ -40,7 +55,12 @@ export interface AnswerCaps {
  * Sends a request over node:http(s) with the caps applied, or returns null for what it does not
  * send itself (a Request object, a body other than text or bytes): the caller uses fetch then.
  */
-export function sendOverHttp(input: string | URL | Request, init: RequestInit | undefined, caps: AnswerCaps): Promise<Response> | null {
+export function sendOverHttp(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  caps: AnswerCaps,
+  backstops: Backstops = FETCH_BACKSTOPS,
+): Promise<Response> | null {
   if (typeof input !== "string" && !(input instanceof URL)) return null;
   const body = init?.body;
   if (body != null && typeof body !== "string" && !(body instanceof Uint8Array)) return null;
@@ -70,7 +90,20 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
       agent: secure ? keepAlive.https : keepAlive.http,
     });
     let settled = false;
+    // One backstop at a time: connecting, then waiting for the headers, then each pause of a whole
+    // answer's body (a stream's pauses are timed by cappedStream).
+    let backstop: NodeJS.Timeout | undefined;
+    const arm = (ms: number, error: () => Error) => {
+      clearTimeout(backstop);
+      if (settled) return;
+      backstop = setTimeout(() => {
+        fail(error());
+        request.destroy();
+      }, ms);
+    };
+    const disarm = () => clearTimeout(backstop);
     const fail = (error: unknown) => {
+      disarm();
       if (settled) return;
       settled = true;
       signal?.removeEventListener("abort", onAbort);
@@ -82,7 +115,14 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     request.on("error", (error) => fail(new TypeError("fetch failed", { cause: error })));
+    const awaitHeaders = () => arm(backstops.headersMs, () => fetchFailed("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout Error"));
+    request.on("socket", (socket) => {
+      if (!socket.connecting) return awaitHeaders();
+      arm(backstops.connectMs, () => fetchFailed("UND_ERR_CONNECT_TIMEOUT", "Connect Timeout Error"));
+      socket.once("connect", awaitHeaders);
+    });
     request.on("response", (answer) => {
+      disarm();
       const status = answer.statusCode ?? 0;
       const ok = status >= 200 && status < 300;
       const responseHeaders = new Headers();
@@ -112,7 +152,7 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
         try {
           resolve(
             new Response(
-              cappedStream(decoded, limit, () => caps.tooLarge(status), signal, onAbort),
+              cappedStream(decoded, limit, () => caps.tooLarge(status), signal, onAbort, backstops.bodyMs),
               answerInit,
             ),
           );
@@ -125,7 +165,10 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
       // A whole answer (JSON, or an error): read here, then handed over at once.
       const chunks: Buffer[] = [];
       let seen = 0;
+      const awaitChunk = () => arm(backstops.bodyMs, bodyTimedOut);
+      awaitChunk();
       const finish = () => {
+        disarm();
         if (settled) return;
         settled = true;
         signal?.removeEventListener("abort", onAbort);
@@ -138,6 +181,7 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
       };
       decoded.on("data", (chunk: Buffer) => {
         if (settled) return;
+        awaitChunk();
         seen += chunk.byteLength;
         if (seen <= limit) {
           chunks.push(chunk);
@@ -159,6 +203,16 @@ export function sendOverHttp(input: string | URL | Request, init: RequestInit | 
     });
     request.end(bytes ?? undefined);
   });
+}
+
+/** What fetch rejects with when a backstop ends a call before its answer: a cause with undici's code. */
+function fetchFailed(code: string, message: string): TypeError {
+  return new TypeError("fetch failed", { cause: Object.assign(new Error(message), { code }) });
+}
+
+/** What reading an answer fails with when its body paused past the backstop, as with fetch. */
+function bodyTimedOut(): TypeError {
+  return new TypeError("terminated", { cause: Object.assign(new Error("Body Timeout Error"), { code: "UND_ERR_BODY_TIMEOUT" }) });
 }
 
 function isJson(contentType: string | null): boolean {
@@ -191,22 +245,36 @@ function decode(answer: http.IncomingMessage, headers: Headers): Readable {
   return stream;
 }
 
-/** The answer as a web stream that fails once more than `limit` bytes came (or the signal aborts). */
+/**
+ * The answer as a web stream that fails once more than `limit` bytes came, the signal aborts, or
+ * the source pauses for bodyMs while the reader waits for more (not while the reader has all it
+ * asked for).
+ */
 function cappedStream(
   source: Readable,
   limit: number,
   tooLarge: () => Error,
   signal: AbortSignal | null,
   onRequestAbort: () => void,
+  bodyMs: number,
 ): ReadableStream<Uint8Array> {
   let seen = 0;
   let over = false;
+  let backstop: NodeJS.Timeout | undefined;
+  let end: (error?: unknown) => void = () => {};
+  const disarm = () => clearTimeout(backstop);
+  const awaitChunk = () => {
+    clearTimeout(backstop);
+    backstop = setTimeout(() => end(bodyTimedOut()), bodyMs);
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       signal?.removeEventListener("abort", onRequestAbort);
-      const end = (error?: unknown) => {
+      awaitChunk();
+      end = (error?: unknown) => {
         if (over) return;
         over = true;
+        disarm();
         signal?.removeEventListener("abort", onAbort);
         if (error === undefined) controller.close();
         else controller.error(error);
@@ -219,16 +287,24 @@ function cappedStream(
         seen += chunk.byteLength;
         if (seen > limit) return end(tooLarge());
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+        if ((controller.desiredSize ?? 1) <= 0) {
+          source.pause();
+          disarm();
+        } else {
+          awaitChunk();
+        }
       });
       source.on("end", () => end());
       source.on("error", (error) => end(new TypeError("terminated", { cause: error })));
     },
     pull() {
+      if (over) return;
+      if (source.isPaused()) awaitChunk();
       source.resume();
     },
     cancel() {
       over = true;
+      disarm();
       source.destroy();
     },
   });
