@@ -104,8 +104,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   let heldCount = 0;
   // Held cells of runs that stopped being runnable (paused, cancelled), to give back at the next tick.
   const toRelease: string[] = [];
-  // Runs whose last notice said they stopped (paused, cancelled, failed): a claim of theirs that was
-  // on its way when the notice came is given back, not held or called.
+  // Runs whose notice said they stopped (paused, cancelled, failed) during this tick: a claim of
+  // theirs that was on its way is given back, not held or called. (A notice before a tick resets
+  // the list of active runs, which the tick reads again without the run.)
   const stoppedRuns = new Set<string>();
   // Cells whose calls started since the last statement, to be marked started with the next one
   // (a cell claimed ahead has no started_at until then: the next worker knows it was never called).
@@ -217,6 +218,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     // saves them and fills the slots they freed); if there is nothing to claim, they are saved alone.
     let unsaved = finished.splice(0, finished.length);
     const touched = new Set(unsaved.map((result) => result.runId));
+    stoppedRuns.clear();
     try {
       if (toRelease.length > 0) {
         const ids = toRelease.splice(0, toRelease.length);
@@ -226,11 +228,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
         });
       }
       if (!stopped && inFlight.size + heldCount < capacity) {
-        if (!activeRuns) {
-          activeRuns = await listActiveRunIds(db);
-          // runnable as of now, whatever notice was missed (a dropped connection on a server)
-          for (const runId of activeRuns) stoppedRuns.delete(runId);
-        }
+        activeRuns ??= await listActiveRunIds(db);
         const runIds = activeRuns;
         // (The list stops at 1,000 runs: past that, a run missing from it may still be runnable.)
         if (runIds.length < 1000) for (const runId of held.keys()) if (!runIds.includes(runId)) dropHeld(runId);
@@ -327,7 +325,6 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     for (const runId of done) {
       settingsByRun.delete(runId);
       maybeFinished.delete(runId);
-      stoppedRuns.delete(runId);
     }
     if (done.length > 0) activeRuns = null;
     inBackground(batches.ended(done));
@@ -523,8 +520,6 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     if (notice && notice[2] !== "queued" && notice[2] !== "running") {
       stoppedRuns.add(notice[1]);
       dropHeld(notice[1]);
-    } else if (notice) {
-      stoppedRuns.delete(notice[1]);
     }
     activeRuns = null;
     requestTick();
