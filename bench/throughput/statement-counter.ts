@@ -1,5 +1,6 @@
 // Counts and times every statement the engine sends during a run, by kind.
 import type { Database, Executor, QueryResult } from "@/lib/db/database";
+import { runStatements } from "@/lib/db/run-statements";
 
 /** How often one kind of statement ran in a run, its time and the rows it returned or changed. */
 export interface StatementTotals {
@@ -103,11 +104,7 @@ export function countStatements(db: Database, counter: StatementCounter): Databa
     },
     batch(statements) {
       counter.recordTransaction();
-      return db.transaction(async (tx) => {
-        const results = [];
-        for (const { sql, params } of statements) results.push(await counted(tx).query(sql, params));
-        return results;
-      });
+      return db.transaction((tx) => runStatements(counted(tx), statements));
     },
     listen: (channel, onPayload) => db.listen(channel, onPayload),
     close: () => db.close(),

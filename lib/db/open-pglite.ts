@@ -4,6 +4,7 @@ import { releaseFolderLock, takeFolderLock } from "./data-folder-lock";
 import { makeFolderPrivate, restrictNewFiles } from "./private-folder";
 import type { Database, Executor, QueryResult } from "./database";
 import { startPgliteThread, type PgliteConnection } from "./pglite-in-thread";
+import { runStatements } from "./run-statements";
 
 /**
  * Postgres settings PGlite starts with, beside its own. shared_buffers: PGlite zeroes the whole
@@ -147,12 +148,7 @@ async function openOnThisThread(dataDir: string | undefined): Promise<PgliteConn
   return {
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    batch: (statements) =>
-      pg.transaction(async (tx) => {
-        const results = [];
-        for (const { sql, params } of statements) results.push(await wrap(tx).query(sql, params));
-        return results;
-      }),
+    batch: (statements) => pg.transaction((tx) => runStatements(wrap(tx), statements)),
     async listen(channel, onPayload) {
       const unlisten = await pg.listen(channel, onPayload);
       return async () => {

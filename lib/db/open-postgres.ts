@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Database, Executor, QueryResult } from "./database";
+import { runStatements } from "./run-statements";
 
 // numeric and int8 come back as strings by default; our counts and costs fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -43,13 +44,7 @@ export async function openPostgres({ url, poolSize = 10 }: { url: string; poolSi
     kind: "postgres",
     ...wrap(pool),
     transaction,
-    batch(statements) {
-      return transaction(async (tx) => {
-        const results = [];
-        for (const { sql, params } of statements) results.push(await tx.query(sql, params));
-        return results;
-      });
-    },
+    batch: (statements) => transaction((tx) => runStatements(tx, statements)),
     async listen(channel, onPayload) {
       // LISTEN needs a connection of its own for as long as we listen; reconnect if it drops.
       let client: pg.Client | null = null;

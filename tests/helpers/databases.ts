@@ -3,6 +3,7 @@ import pg from "pg";
 import type { Database, Executor, QueryResult } from "@/lib/db/database";
 import { openDatabase } from "@/lib/db/open-database";
 import { openPostgres } from "@/lib/db/open-postgres";
+import { runStatements } from "@/lib/db/run-statements";
 
 /** The Postgres server tests use; override with TEST_DATABASE_URL. */
 export const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -107,12 +108,7 @@ export function withTransactionQueries(
     query: (sql, params) => db.query(sql, params),
     exec: (sql) => db.exec(sql),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
-    batch: (statements) =>
-      db.transaction(async (tx) => {
-        const results: QueryResult<Record<string, unknown>>[] = [];
-        for (const { sql, params } of statements) results.push((await query(tx, sql, params)) as QueryResult<Record<string, unknown>>);
-        return results;
-      }),
+    batch: (statements) => db.transaction((tx) => runStatements(wrap(tx), statements)),
     listen: (channel, onPayload) => db.listen(channel, onPayload),
     close: () => db.close(),
   };
