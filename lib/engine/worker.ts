@@ -515,9 +515,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   }, pollMs);
 
   const unlistenRuns = await db.listen("parallaxr_runs", (payload) => {
-    // Paused or cancelled: nothing it holds starts any more.
+    // Paused or cancelled: nothing it holds starts any more. (A new run's "planned" is heard with
+    // its "queued", after the commit that queued it: it stops nothing.)
     const notice = /"runId"\s*:\s*"([^"]+)".*"status"\s*:\s*"([^"]+)"/.exec(payload);
-    if (notice && notice[2] !== "queued" && notice[2] !== "running") {
+    if (notice && stoppingStatuses.has(notice[2])) {
       stoppedRuns.add(notice[1]);
       dropHeld(notice[1]);
     }
@@ -560,6 +561,9 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     },
   };
 }
+
+/** A run's statuses in which none of its cells may start (a run notice naming one drops what is held). */
+const stoppingStatuses: ReadonlySet<string> = new Set(["paused", "cancelled", "failed", "completed"]);
 
 /** Failed saves in a row after which the worker looks for a result the database refuses. */
 const SAVE_TRIES = 3;

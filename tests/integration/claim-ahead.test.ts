@@ -230,6 +230,65 @@ describe("claiming ahead", () => {
     }
   });
 
+  it('starts the cells of a new run\'s first claim when its "planned" notice is heard while the claim is on its way', async () => {
+    // A run is inserted planned and queued in the same transaction: both notices are heard after
+    // the commit, the first possibly while the worker's claim of the new cells is on its way.
+    // Read as a stop, it gave the claim's cells back and claimed them again.
+    const mock = createMockProvider();
+    const providers = createProviderRegistry([mock]);
+    const sent: string[] = [];
+    let firstClaim = true;
+    const noticeDuringClaim: Database = {
+      ...test.db,
+      query: async (sql, params) => {
+        sent.push(sql);
+        const result = await test.db.query(sql, params);
+        if (firstClaim && /parallaxr_(save_and_claim|claim_cells)/.test(sql)) {
+          firstClaim = false;
+          const runId = String(params?.[0]);
+          await test.db.query("select pg_notify('parallaxr_runs', json_build_object('runId', $1::text, 'status', 'planned')::text)", [
+            runId,
+          ]);
+          // the notice is heard before the claim's answer is handled
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return result as never;
+      },
+    };
+    const worker = await startWorker({ db: noticeDuringClaim, providers, pollMs: 60_000, claimAhead: true });
+    try {
+      const run = await createRun(
+        { db: test.db, providers },
+        {
+          userId: userA,
+          input: {
+            prompt: "first claim {{n}}",
+            rows: Array.from({ length: 12 }, (_, n) => ({ n: String(n) })),
+            models: [{ provider: "mock", model: "echo", params: { latencyMs: 20, jitterMs: 0 } }],
+            concurrency: 4,
+          },
+        },
+      );
+      const done = await waitFor(
+        async () => {
+          const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
+          return current.status === "completed" ? current : null;
+        },
+        { what: "the run to complete" },
+      );
+      expect(firstClaim).toBe(false);
+      expect(done.counts.ok).toBe(12);
+      expect(done.cells.every((cell) => cell.attempts === 1)).toBe(true);
+      expect(mock.stats().calls).toBe(12);
+      // none of the claimed cells went back to the queue
+      expect(
+        sent.filter((sql) => /set status = case when r\.status in \('cancelled', 'failed'\) then 'cancelled' else 'queued' end/.test(sql)),
+      ).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it("claims no further than the cap without it", async () => {
     const { finished, peakRunning, stats } = await runOf(false);
     expect(finished.counts.ok).toBe(60);
