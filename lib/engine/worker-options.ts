@@ -9,7 +9,7 @@ export interface WorkerEnvironmentOptions {
   leaseMs?: number;
   pollMs?: number;
   cacheTtlSeconds?: number;
-  /** False when PARALLAXR_CLAIM_AHEAD=0: a sole worker (PGlite) then claims only what it runs. */
+  /** False when PARALLAXR_CLAIM_AHEAD=0: the server's worker then claims only what it runs. */
   claimAhead?: boolean;
 }
 
@@ -38,16 +38,18 @@ export function workerOptionsFromEnv(env: Environment = process.env): WorkerEnvi
 }
 
 /**
- * What a worker does when it is its database's only one (PGlite: one process owns the folder),
- * for the server's worker and the CLI's alike: take back what a dead process left at start, claim
- * ahead unless PARALLAXR_CLAIM_AHEAD=0, and then journal its answers in the data folder. On a
- * Postgres server, none of it.
+ * The server's worker and the CLI's: both claim ahead unless PARALLAXR_CLAIM_AHEAD=0 (on a
+ * Postgres server too, where the database grants it only while no other worker has a cell of the
+ * run running: 0023_claim_ahead_on_a_server.sql). A worker that is its database's only one
+ * (PGlite: one process owns the folder) also takes back what a dead process left at start, and
+ * journals its answers in the data folder. `npm run worker` processes, started to share runs, do
+ * not claim ahead (a worker holding ahead keeps a run to itself).
  */
 export function soleWorkerOptions(
   db: Database,
   { dataDir, fromEnv }: { dataDir: string; fromEnv: WorkerEnvironmentOptions },
 ): { reclaimOnStart: boolean; claimAhead: boolean; journalDir: string | undefined } {
   const sole = db.kind === "pglite";
-  const claimAhead = sole && fromEnv.claimAhead !== false;
-  return { reclaimOnStart: sole, claimAhead, journalDir: claimAhead ? answerJournalFolder(dataDir) : undefined };
+  const claimAhead = fromEnv.claimAhead !== false;
+  return { reclaimOnStart: sole, claimAhead, journalDir: sole && claimAhead ? answerJournalFolder(dataDir) : undefined };
 }

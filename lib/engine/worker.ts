@@ -47,10 +47,11 @@ export interface WorkerOptions {
   /** Called with errors the worker survived (a failed claim or write); defaults to console.error. */
   onError?: (error: unknown) => void;
   /**
-   * Only for a worker that is alone on its database (PGlite: one process owns the folder): claim
-   * up to each run's concurrency more cells than it runs and hold them ready, so that a call
-   * starts the moment another ends instead of after the save-and-claim round trip. Calls in
-   * flight stay within the run's cap (counted here). Several workers on one server must not.
+   * Claim up to each run's concurrency more cells than it runs and hold them ready, so that a call
+   * starts the moment another ends instead of after the save-and-claim round trip. Calls in flight
+   * stay within the run's cap (counted here); the database grants cells ahead only while no other
+   * worker has a cell of the run running (0023_claim_ahead_on_a_server.sql), so that workers
+   * sharing a run stay within its cap together.
    */
   claimAhead?: boolean;
   /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import type { Database } from "@/lib/db/database";
+import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 
 describe("workerOptionsFromEnv", () => {
   it("reads every worker setting, in the worker's units", () => {
@@ -27,5 +28,32 @@ describe("workerOptionsFromEnv", () => {
   it("refuses a value that is not a positive number, naming the variable", () => {
     expect(() => workerOptionsFromEnv({ PARALLAXR_POLL_MS: "fast" })).toThrow('PARALLAXR_POLL_MS must be a positive number; it is "fast".');
     expect(() => workerOptionsFromEnv({ PARALLAXR_LEASE_SECONDS: "0" })).toThrow("PARALLAXR_LEASE_SECONDS");
+  });
+});
+
+describe("soleWorkerOptions", () => {
+  const on = (kind: Database["kind"]) => ({ kind }) as Database;
+
+  it("claims ahead on both backends; only PGlite's worker, alone on its folder, reclaims and journals", () => {
+    expect(soleWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv: {} })).toEqual({
+      reclaimOnStart: true,
+      claimAhead: true,
+      journalDir: expect.stringMatching(/^\/data\//),
+    });
+    expect(soleWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv: {} })).toEqual({
+      reclaimOnStart: false,
+      claimAhead: true,
+      journalDir: undefined,
+    });
+  });
+
+  it("claims only what it runs with PARALLAXR_CLAIM_AHEAD=0", () => {
+    const fromEnv = workerOptionsFromEnv({ PARALLAXR_CLAIM_AHEAD: "0" });
+    expect(soleWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv }).claimAhead).toBe(false);
+    expect(soleWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv })).toEqual({
+      reclaimOnStart: true,
+      claimAhead: false,
+      journalDir: undefined,
+    });
   });
 });
