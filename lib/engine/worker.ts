@@ -110,7 +110,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   // the list of active runs, which the tick reads again without the run.)
   const stoppedRuns = new Set<string>();
   // Cells whose calls started since the last statement, to be marked started with the next one
-  // (a cell claimed ahead has no started_at until then: the next worker knows it was never called).
+  // (a cell claimed ahead stays held until then: the next worker knows it was never called).
   let startedIds: string[] = [];
   const claimAhead = options.claimAhead ?? false;
   // Cells this worker may hold claimed at once: its calls, and as many again held ready.
@@ -249,7 +249,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             leaseMs,
             limit: capacity - inFlight.size - heldCount,
             ahead,
-            // Those it can call now start now (the claim sets their started_at); the rest are held.
+            // Those it can call now start now; the rest are held.
             start:
               ahead > 0
                 ? Math.max(0, Math.min(known!.concurrency - (inFlightByRun.get(runId) ?? 0), maxInFlight - inFlight.size))
@@ -375,7 +375,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     return settings;
   }
 
-  /** Calls a claimed cell; unmarked: its started_at is still empty (held), so the next statement sets it. */
+  /** Calls a claimed cell; unmarked: it is still held in the database, so the next statement marks it started. */
   function start(settings: RunSettings, prepared: PreparedCell, hit: CachedResponse | null, unmarked = true): void {
     const { cell } = prepared;
     if (claimAhead && unmarked) startedIds.push(cell.id);

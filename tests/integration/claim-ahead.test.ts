@@ -142,7 +142,7 @@ describe("claiming ahead", () => {
   it("marks a held cell's call started when it is saved in the same write, started and ended since the last statement", async () => {
     // What a tick writes when it claims nothing goes as one batch: the starts first, then the
     // results. A held cell whose call started and ended since the last statement is in both, and
-    // a save first would leave it without started_at, as if it had never been called.
+    // a save first would leave it held, as if it had never been called.
     const providers = createProviderRegistry([createMockProvider()]);
     const run = await createRun(
       { db: test.db, providers },
@@ -161,7 +161,7 @@ describe("claiming ahead", () => {
       started: [heldCell.id],
     });
     const { rows } = await test.db.query<{ status: string; marked: boolean }>(
-      "select status, started_at is not null and started_at <= finished_at as marked from run_cells where id = $1",
+      "select status, not held and started_at <= finished_at as marked from run_cells where id = $1",
       [heldCell.id],
     );
     expect(rows[0]).toEqual({ status: "ok", marked: true });
@@ -384,7 +384,7 @@ describe("claiming ahead", () => {
       const cellsOf = async () =>
         (
           await test.db.query<{ status: string; attempts: number; started: boolean }>(
-            "select status, attempts, started_at is not null as started from run_cells where run_id = $1",
+            "select status, attempts, not held as started from run_cells where run_id = $1",
             [run.id],
           )
         ).rows;
@@ -451,7 +451,7 @@ describe("claiming ahead", () => {
     const left = await create("left {{n}}", "mock", "fast");
     await db.query(
       `update run_cells set status = 'running', lease_owner = 'worker-dead', lease_expires_at = now() + interval '1 hour',
-              attempts = 1, started_at = case when row_index < 2 then now() else null end
+              attempts = 1, started_at = now(), held = row_index >= 2
         where run_id = $1 and row_index < 4`,
       [left.id],
     );
@@ -488,7 +488,7 @@ describe("claiming ahead", () => {
       // Its own: its two calls in flight (and any cells it holds ready) are still its own; its own planned run untouched.
       const ownCells = (
         await db.query<{ status: string; owner: string | null; started: boolean; attempts: number }>(
-          "select status, lease_owner as owner, started_at is not null as started, attempts from run_cells where run_id = $1 and status <> 'queued'",
+          "select status, lease_owner as owner, not held as started, attempts from run_cells where run_id = $1 and status <> 'queued'",
           [own.id],
         )
       ).rows;

@@ -15,7 +15,7 @@ export interface ClaimedCell {
   model: string;
   params: Record<string, unknown>;
   variables: Record<string, string>;
-  /** False for a cell claimed ahead, to be held until a slot frees (its started_at is empty until then). */
+  /** False for a cell claimed ahead, to be held until a slot frees (marked held until then). */
   started?: boolean;
 }
 
@@ -55,7 +55,7 @@ export async function claimCells(
     /** How many of the cells claimed the worker starts at once (the rest it holds); all by default. */
     start?: number;
     save?: CellResult[];
-    /** Held cells whose calls started since the worker's last statement (their started_at is set first). */
+    /** Held cells whose calls started since the worker's last statement (marked started first). */
     started?: string[];
   },
 ): Promise<ClaimResult> {
@@ -76,7 +76,7 @@ export async function claimCells(
 }
 
 /**
- * Records that the calls of held cells (claimed ahead, started_at empty) have started, then saves
+ * Records that the calls of held cells (claimed ahead, marked held) have started, then saves
  * results, in one transaction sent at once (db.batch): what a tick writes when it claims nothing.
  * Marked first, as parallaxr_save_and_claim does: a held cell that started and ended since the
  * last statement is among both.

@@ -59,8 +59,8 @@ export async function releaseCells(db: Database, { workerId, ids }: { workerId: 
 /**
  * Expires every lease but the sparing worker's at once. Only for PGlite at start-up: one process
  * owns a PGlite folder, so any cell still marked running there by another worker was left by a
- * process that has ended. A cell its worker held ready and never called (claimed ahead: no
- * started_at, 0018_claim_ahead.sql) goes back as never claimed, the attempt not counted; the
+ * process that has ended. A cell its worker held ready and never called (claimed ahead, still
+ * held: 0023_claim_ahead_on_a_server.sql) goes back as never claimed, the attempt not counted; the
  * others are taken back with theirs counted. Answers how many cells were left running.
  */
 export async function expireAllLeases(db: Database, { sparing = null }: { sparing?: string | null } = {}): Promise<number> {
@@ -69,7 +69,7 @@ export async function expireAllLeases(db: Database, { sparing = null }: { sparin
       `update run_cells
           set status = 'queued', lease_owner = null, lease_expires_at = null,
               attempts = greatest(attempts - 1, 0), not_before = now()
-        where status = 'running' and started_at is null and lease_owner is distinct from $1`,
+        where status = 'running' and held and lease_owner is distinct from $1`,
       [sparing],
     );
     const expired = await tx.query(
