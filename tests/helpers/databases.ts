@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import type { Database, Executor, QueryResult } from "@/lib/db/database";
+import { migrate, migrationsDir } from "@/lib/db/migrate";
 import { openDatabase } from "@/lib/db/open-database";
 import { openPostgres } from "@/lib/db/open-postgres";
 import { runStatements } from "@/lib/db/run-statements";
@@ -46,9 +50,30 @@ export async function createPgliteTestDatabase(): Promise<TestDatabase> {
 
 /**
  * A fresh database on the Postgres server, named for this test file, migrated. With
- * `migrated: false` it is opened as it was created, for a test that migrates it step by step.
+ * `migrated: false` it is opened as it was created, for a test that migrates it step by step;
+ * with `migratedBefore: "0023"`, migrated by the migrations whose names sort before that, for a
+ * test of upgrading a database that holds data.
  */
-export async function createServerTestDatabase({ migrated = true }: { migrated?: boolean } = {}): Promise<TestDatabase> {
+export async function createServerTestDatabase({
+  migrated = true,
+  migratedBefore,
+}: { migrated?: boolean; migratedBefore?: string } = {}): Promise<TestDatabase> {
+  if (migratedBefore !== undefined) {
+    const test = await createServerTestDatabase({ migrated: false });
+    const before = mkdtempSync(path.join(os.tmpdir(), "parallaxr-migrations-"));
+    try {
+      for (const file of readdirSync(migrationsDir).filter((file) => file < migratedBefore)) {
+        cpSync(path.join(migrationsDir, file), path.join(before, file));
+      }
+      await migrate(test.db, { dir: before });
+    } catch (error) {
+      await test.drop();
+      throw error;
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+    }
+    return test;
+  }
   const name = `parallaxr_test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();

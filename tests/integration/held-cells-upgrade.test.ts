@@ -1,31 +1,22 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
-import { migrate, migrationsDir } from "@/lib/db/migrate";
+import { migrate } from "@/lib/db/migrate";
 import { createServerTestDatabase, postgresServerAvailable, userA, type TestDatabase } from "../helpers/databases";
 
 // 0023_claim_ahead_on_a_server.sql marks a held cell with held instead of an empty started_at. A
 // database upgraded while a worker held cells keeps knowing which of them were never called.
 describe("upgrading a database with cells held ahead to 0023", () => {
-  const before = mkdtempSync(path.join(os.tmpdir(), "parallaxr-migrations-"));
   let test: TestDatabase | null = null;
   let db: Database | null = null;
 
   beforeAll(async () => {
     if (!(await postgresServerAvailable())) return;
-    test = await createServerTestDatabase({ migrated: false });
+    test = await createServerTestDatabase({ migratedBefore: "0023" });
     db = test.db;
-    for (const file of readdirSync(migrationsDir).filter((file) => file < "0023")) {
-      cpSync(path.join(migrationsDir, file), path.join(before, file));
-    }
-    await migrate(db, { dir: before });
   });
   afterAll(async () => {
     await test?.drop();
-    rmSync(before, { recursive: true, force: true });
   });
 
   it("marks the running cells that 0018 left without started_at as held, and only those", async (context) => {

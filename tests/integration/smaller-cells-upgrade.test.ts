@@ -1,11 +1,8 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
-import { migrate, migrationsDir } from "@/lib/db/migrate";
+import { migrate } from "@/lib/db/migrate";
 import { getRun } from "@/lib/services/runs";
 import { createServerTestDatabase, postgresServerAvailable, userA, type TestDatabase } from "../helpers/databases";
 
@@ -13,22 +10,16 @@ import { createServerTestDatabase, postgresServerAvailable, userA, type TestData
 // becomes the hash's bytes. A database migrated up to 0021, with cells in it, is migrated on, and
 // what it held reads as before.
 describe("upgrading a database that holds cells to 0022 (smaller cells)", () => {
-  const before = mkdtempSync(path.join(os.tmpdir(), "parallaxr-migrations-"));
   let test: TestDatabase | null = null;
   let db: Database | null = null;
 
   beforeAll(async () => {
     if (!(await postgresServerAvailable())) return;
-    test = await createServerTestDatabase({ migrated: false });
+    test = await createServerTestDatabase({ migratedBefore: "0022" });
     db = test.db;
-    for (const file of readdirSync(migrationsDir).filter((file) => file < "0022")) {
-      cpSync(path.join(migrationsDir, file), path.join(before, file));
-    }
-    await migrate(db, { dir: before });
   });
   afterAll(async () => {
     await test?.drop();
-    rmSync(before, { recursive: true, force: true });
   });
 
   it("keeps each cell's answer and turns its input hash into bytes", async (context) => {
