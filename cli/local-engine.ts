@@ -3,7 +3,7 @@ import type { Database } from "@/lib/db/database";
 import { databaseConfigFromEnv, defaultDataDir } from "@/lib/db/open-database";
 import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
 import { startWorker } from "@/lib/engine/worker";
-import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { inProcessWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { DataTarget } from "./data-target";
 import { preferDotenv } from "./experiments/dotenv-credentials";
@@ -69,7 +69,7 @@ export async function startLocalEngine(
       // One process owns a PGlite folder: a cell left running by a process that died (SIGKILL) is
       // nobody's, and is queued again at once instead of after its lease runs out. On a Postgres
       // server it comes back when its lease ends: PARALLAXR_LEASE_SECONDS, as for every worker.
-      ...soleWorkerOptions(db, { dataDir, fromEnv }),
+      ...inProcessWorkerOptions(db, { dataDir, fromEnv }),
       leaseMs: fromEnv.leaseMs,
       onError: (error) => onWarning(`worker: ${(error as Error).message}`),
       onCallStarted: () => callStarted(),

@@ -38,14 +38,15 @@ export function workerOptionsFromEnv(env: Environment = process.env): WorkerEnvi
 }
 
 /**
- * The server's worker and the CLI's: both claim ahead unless PARALLAXR_CLAIM_AHEAD=0 (on a
- * Postgres server too, where the database grants it only while no other worker has a cell of the
- * run running: 0023_claim_ahead_on_a_server.sql). A worker that is its database's only one
- * (PGlite: one process owns the folder) also takes back what a dead process left at start, and
- * journals its answers in the data folder. `npm run worker` processes, started to share runs, do
- * not claim ahead (a worker holding ahead keeps a run to itself).
+ * The worker the app runs in its own process, the web server's and the CLI's: it claims ahead
+ * unless PARALLAXR_CLAIM_AHEAD=0 (on a Postgres server too, where the database grants it only
+ * while no other worker has a cell of the run running: 0023_claim_ahead_on_a_server.sql). A
+ * worker that is its database's only one (PGlite: one process owns the folder) also takes back
+ * what a dead process left at start, and journals its answers in the data folder. `npm run worker`
+ * processes, started to share runs, do not claim ahead (a worker holding ahead keeps a run to
+ * itself).
  */
-export function soleWorkerOptions(
+export function inProcessWorkerOptions(
   db: Database,
   { dataDir, fromEnv }: { dataDir: string; fromEnv: WorkerEnvironmentOptions },
 ): { reclaimOnStart: boolean; claimAhead: boolean; journalDir: string | undefined } {

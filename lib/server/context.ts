@@ -7,7 +7,7 @@ import { announceServerInLock } from "@/lib/db/data-folder-lock";
 import { databaseConfigFromEnv, defaultDataDir, openDatabase, pgliteFolder } from "@/lib/db/open-database";
 import { createDefaultImageProviderRegistry } from "@/lib/engine/image-providers";
 import { startWorker, type Worker } from "@/lib/engine/worker";
-import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { inProcessWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 import { createDefaultProviderRegistry } from "@/lib/server/default-registry";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import { createNotificationHub, type NotificationHub } from "@/lib/realtime/notification-hub";
@@ -60,8 +60,8 @@ async function createAppContext(): Promise<AppContext> {
           providers,
           imageProviders: createDefaultImageProviderRegistry({ db, secretKey, env }),
           ...workerOptions,
-          // One process owns a PGlite folder, so this worker is its only one.
-          ...soleWorkerOptions(db, { dataDir: config.dataDir ?? defaultDataDir, fromEnv: workerOptions }),
+          // Claims ahead; and on PGlite, whose folder one process owns, it is the only worker.
+          ...inProcessWorkerOptions(db, { dataDir: config.dataDir ?? defaultDataDir, fromEnv: workerOptions }),
         });
   const shutdown = async () => {
     await worker?.stop({ graceMs: 3_000 }).catch(() => {});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/database";
-import { soleWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
+import { inProcessWorkerOptions, workerOptionsFromEnv } from "@/lib/engine/worker-options";
 
 describe("workerOptionsFromEnv", () => {
   it("reads every worker setting, in the worker's units", () => {
@@ -31,16 +31,16 @@ describe("workerOptionsFromEnv", () => {
   });
 });
 
-describe("soleWorkerOptions", () => {
+describe("inProcessWorkerOptions", () => {
   const on = (kind: Database["kind"]) => ({ kind }) as Database;
 
   it("claims ahead on both backends; only PGlite's worker, alone on its folder, reclaims and journals", () => {
-    expect(soleWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv: {} })).toEqual({
+    expect(inProcessWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv: {} })).toEqual({
       reclaimOnStart: true,
       claimAhead: true,
       journalDir: expect.stringMatching(/^\/data\//),
     });
-    expect(soleWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv: {} })).toEqual({
+    expect(inProcessWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv: {} })).toEqual({
       reclaimOnStart: false,
       claimAhead: true,
       journalDir: undefined,
@@ -49,8 +49,8 @@ describe("soleWorkerOptions", () => {
 
   it("claims only what it runs with PARALLAXR_CLAIM_AHEAD=0", () => {
     const fromEnv = workerOptionsFromEnv({ PARALLAXR_CLAIM_AHEAD: "0" });
-    expect(soleWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv }).claimAhead).toBe(false);
-    expect(soleWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv })).toEqual({
+    expect(inProcessWorkerOptions(on("postgres"), { dataDir: "/data", fromEnv }).claimAhead).toBe(false);
+    expect(inProcessWorkerOptions(on("pglite"), { dataDir: "/data", fromEnv })).toEqual({
       reclaimOnStart: true,
       claimAhead: false,
       journalDir: undefined,
