@@ -45,7 +45,7 @@ describe("upgrading a database with cells held ahead to 0023", () => {
       return id;
     });
 
-    expect(await migrate(db)).toEqual(["0023_claim_ahead_on_a_server.sql"]);
+    expect(await migrate(db)).toContain("0023_claim_ahead_on_a_server.sql");
 
     const { rows } = await db.query<{ row_index: number; held: boolean }>(
       "select row_index, held from run_cells where run_id = $1 order by row_index",

@@ -49,7 +49,7 @@ describe("upgrading a database that holds cells to 0022 (smaller cells)", () => 
       return id;
     });
 
-    expect(await migrate(db)).toEqual(["0022_smaller_cells.sql", "0023_claim_ahead_on_a_server.sql"]);
+    expect(await migrate(db)).toContain("0022_smaller_cells.sql");
 
     const stored = await db.query<{ row_index: number; input_hash: Buffer; output_z: Buffer | null }>(
       "select row_index, input_hash, output_z from run_cells where run_id = $1 order by row_index",
