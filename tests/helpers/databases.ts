@@ -97,6 +97,15 @@ export async function createServerTestDatabase({
   };
 }
 
+/**
+ * Both backends, for describe.each: PGlite always, the Postgres server when it is running (null
+ * otherwise: the tests skip).
+ */
+export const testBackends: Array<[string, () => Promise<TestDatabase | null>]> = [
+  ["PGlite", createPgliteTestDatabase],
+  ["the Postgres server", async () => ((await postgresServerAvailable()) ? createServerTestDatabase() : null)],
+];
+
 /** Polls condition until it returns a truthy value or timeoutMs passes. Never a fixed sleep. */
 export async function waitFor<T>(
   condition: () => Promise<T> | T,

@@ -2,23 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRun } from "@/lib/engine/create-run";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
-import {
-  createPgliteTestDatabase,
-  createServerTestDatabase,
-  postgresServerAvailable,
-  userA,
-  waitFor,
-  type TestDatabase,
-} from "../helpers/databases";
+import { userA, waitFor, type TestDatabase, testBackends } from "../helpers/databases";
 
 // A cell's notice names its run and status only, so the cells a statement changes are one notice
 // per run and status (0024_cell_notices_per_run.sql), not one per cell for every listener.
-const backends: Array<[string, () => Promise<TestDatabase | null>]> = [
-  ["PGlite", createPgliteTestDatabase],
-  ["the Postgres server", async () => ((await postgresServerAvailable()) ? createServerTestDatabase() : null)],
-];
 
-describe.each(backends)("cell notices on %s", (_name, create) => {
+describe.each(testBackends)("cell notices on %s", (_name, create) => {
   let test: TestDatabase | null = null;
   const providers = createProviderRegistry([createMockProvider()]);
 

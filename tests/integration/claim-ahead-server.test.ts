@@ -5,24 +5,13 @@ import { startWorker, type Worker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import { getRun } from "@/lib/services/runs";
-import {
-  createPgliteTestDatabase,
-  createServerTestDatabase,
-  postgresServerAvailable,
-  userA,
-  waitFor,
-  type TestDatabase,
-} from "../helpers/databases";
+import { userA, waitFor, type TestDatabase, testBackends } from "../helpers/databases";
 
 // Claiming ahead with more than one worker (0023_claim_ahead_on_a_server.sql): the database grants
 // cells ahead of a run's cap only while no other worker has a cell of the run running, so workers
 // that each call up to the cap never call more than it together.
-const backends: Array<[string, () => Promise<TestDatabase | null>]> = [
-  ["PGlite", createPgliteTestDatabase],
-  ["the Postgres server", async () => ((await postgresServerAvailable()) ? createServerTestDatabase() : null)],
-];
 
-describe.each(backends)("claiming ahead beside other workers, on %s", (_name, create) => {
+describe.each(testBackends)("claiming ahead beside other workers, on %s", (_name, create) => {
   let test: TestDatabase | null = null;
   const mock = createMockProvider();
   const providers = createProviderRegistry([mock]);

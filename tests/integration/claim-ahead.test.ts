@@ -257,7 +257,7 @@ describe("claiming ahead", () => {
     };
     const worker = await startWorker({ db: noticeDuringClaim, providers, pollMs: 60_000, claimAhead: true });
     try {
-      const run = await createRun(
+      const done = await runToEnd(
         { db: test.db, providers },
         {
           userId: userA,
@@ -268,13 +268,6 @@ describe("claiming ahead", () => {
             concurrency: 4,
           },
         },
-      );
-      const done = await waitFor(
-        async () => {
-          const current = await getRun({ db: test.db }, { userId: userA, runId: run.id });
-          return current.status === "completed" ? current : null;
-        },
-        { what: "the run to complete" },
       );
       expect(firstClaim).toBe(false);
       expect(done.counts.ok).toBe(12);

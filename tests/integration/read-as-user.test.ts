@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser, readAsUser } from "@/lib/db/as-user";
-import {
-  createPgliteTestDatabase,
-  createServerTestDatabase,
-  postgresServerAvailable,
-  userA,
-  userB,
-  type TestDatabase,
-} from "../helpers/databases";
+import { userA, userB, type TestDatabase, testBackends } from "../helpers/databases";
 
 // readAsUser sends a read's statements to the database together (db.batch): on PGlite one message
 // to its thread instead of a BEGIN, the claims, each statement and a COMMIT, each waiting for a turn
 // of the server's busy thread while the worker's saves and claims wait behind the open transaction.
-const backends: Array<[string, () => Promise<TestDatabase | null>]> = [
-  ["PGlite", createPgliteTestDatabase],
-  ["the Postgres server", async () => ((await postgresServerAvailable()) ? createServerTestDatabase() : null)],
-];
 
-describe.each(backends)("readAsUser on %s", (_name, create) => {
+describe.each(testBackends)("readAsUser on %s", (_name, create) => {
   let test: TestDatabase | null = null;
   let promptOfA = "";
 
