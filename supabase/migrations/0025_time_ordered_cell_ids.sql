@@ -1,0 +1,21 @@
+-- A cell's id is time-ordered (issue 15, creating a large run). It was gen_random_uuid(): each of
+-- a run's cells went into run_cells_pkey at a random place, so inserting 100,000 of them touched
+-- pages all over the index, and PGlite drew each id from its strong random source. Creating a
+-- 100,000-cell run spent ~5 s inserting the cells on PGlite; with these ids ~3.5 s (the statement
+-- alone, bench/README.md, "Creating large runs"), and the index's pages fill from its right end.
+--
+-- The ids are UUIDs of version 7 (RFC 9562): the milliseconds since 1970 in the first 48 bits,
+-- then 66 random bits (12 + 2 + 52, around the version and variant bits; random() gives 52) from
+-- the session's generator. It needs no strong source: nothing depends on a cell id being hard to
+-- guess (a cell is read by its owner only, RLS), and two cells of one millisecond are told apart
+-- by 66 random bits; the primary key would refuse a collision rather than mix up two cells.
+-- Cells inserted before keep their ids.
+create function parallaxr_uuid7() returns uuid
+language sql volatile parallel safe as $$
+  select (lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0')
+          || '7' || lpad(to_hex(floor(random() * 4096)::int), 3, '0')
+          || to_hex(8 + floor(random() * 4)::int)
+          || lpad(to_hex(floor(random() * 2 ^ 52)::bigint), 15, '0'))::uuid
+$$;
+
+alter table run_cells alter column id set default parallaxr_uuid7();

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRun } from "@/lib/engine/create-run";
+import { createMockProvider } from "@/lib/providers/mock-provider";
+import { createProviderRegistry } from "@/lib/providers/registry";
+import { userA, type TestDatabase, testBackends } from "../helpers/databases";
+
+// A cell's id is a time-ordered UUID, version 7 (0025_time_ordered_cell_ids.sql): a run's cells go
+// into the primary key's index at its right end instead of all over it.
+
+const version7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe.each(testBackends)("cell ids on %s", (_name, create) => {
+  let test: TestDatabase | null = null;
+  const providers = createProviderRegistry([createMockProvider()]);
+
+  beforeAll(async () => {
+    test = await create();
+  });
+  afterAll(async () => {
+    await test?.drop();
+  });
+
+  async function cellIdsOfNewRun(rows: number): Promise<string[]> {
+    const run = await createRun(
+      { db: test!.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "id {{n}}",
+          rows: Array.from({ length: rows }, (_, n) => ({ n: String(n) })),
+          models: [
+            { provider: "mock", model: "echo" },
+            { provider: "mock", model: "fast" },
+          ],
+        },
+      },
+    );
+    const { rows: cells } = await test!.db.query<{ id: string }>("select id::text as id from run_cells where run_id = $1", [run.id]);
+    return cells.map((cell) => cell.id);
+  }
+
+  it("are version 7 UUIDs of the time they were made, distinct, and later runs' sort after earlier ones'", async (context) => {
+    if (!test) return context.skip();
+    const before = Date.now();
+    const first = await cellIdsOfNewRun(600);
+    const after = Date.now();
+    expect(first).toHaveLength(1200);
+    expect(new Set(first).size).toBe(1200);
+    for (const id of first) {
+      expect(id).toMatch(version7);
+      expect(z.uuid().safeParse(id).success).toBe(true);
+      // the first 48 bits: the milliseconds it was made (the database's clock is this machine's)
+      const made = parseInt(id.replaceAll("-", "").slice(0, 12), 16);
+      expect(made).toBeGreaterThanOrEqual(before - 1_000);
+      expect(made).toBeLessThanOrEqual(after + 1_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await cellIdsOfNewRun(3);
+    const latestOfFirst = [...first].sort().at(-1)!;
+    for (const id of second) expect(id > latestOfFirst).toBe(true);
+  });
+});
