@@ -19,7 +19,7 @@ describe("the output estimate from a model's history", () => {
   });
 
   /** A run of the model whose cells are answered with tokensOut tokens each (as a worker would have saved them). */
-  async function answeredRun(userId: string, model: string, rows: number, tokensOut: number, createdAt: string): Promise<void> {
+  async function answeredRun(userId: string, model: string, rows: number, tokensOut: number, createdAt: string): Promise<string> {
     const run = await createRun(
       { db: test.db, providers },
       {
@@ -34,6 +34,7 @@ describe("the output estimate from a model's history", () => {
     );
     await test.db.query("update runs set status = 'completed', created_at = $2 where id = $1", [run.id, createdAt]);
     await test.db.query("update run_cells set status = 'ok', tokens_out = $2, finished_at = now() where run_id = $1", [run.id, tokensOut]);
+    return run.id;
   }
 
   it("averages the model's latest columns only, and only the caller's", async () => {
@@ -54,5 +55,18 @@ describe("the output estimate from a model's history", () => {
     expect(plan.models[0]).toMatchObject({ outputTokensSource: "history", outputTokens: 200 });
     // a model with no answers yet has no history
     await expect(asUser(test.db, userA, (tx) => averageOutputTokens(tx, { provider: "mock", model: "slow" }))).resolves.toBeNull();
+  });
+
+  it("looks at a bounded number of each column's cells", async () => {
+    await answeredRun(userA, "mock", 10, 40, "2026-08-01T00:00:00Z");
+    // the latest run was cancelled before its first cells ran: only its later rows have answers
+    const rows = OUTPUT_HISTORY.cellsLookedAt + 100;
+    const latest = await answeredRun(userA, "mock", rows, 5_000, "2026-09-01T00:00:00Z");
+    await test.db.query("update run_cells set status = 'cancelled', tokens_out = null where run_id = $1 and row_index < $2", [
+      latest,
+      OUTPUT_HISTORY.cellsLookedAt,
+    ]);
+    const average = await asUser(test.db, userA, (tx) => averageOutputTokens(tx, { provider: "mock", model: "mock" }));
+    expect(average).toBe(40);
   });
 });

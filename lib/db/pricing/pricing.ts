@@ -59,18 +59,23 @@ export async function getUserPrice(tx: Queryable, { provider, model }: { provide
   return row ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null;
 }
 
-/** How many of the latest columns of a model the output estimate reads, and at most how many answers of each. */
-export const OUTPUT_HISTORY = { columns: 20, cellsPerColumn: 50 };
+/**
+ * How many of the latest columns of a model the output estimate reads, at most how many answers of
+ * each, and at most how many of each column's cells it looks at to find them.
+ */
+export const OUTPUT_HISTORY = { columns: 20, cellsPerColumn: 50, cellsLookedAt: 500 };
 
 /**
  * The mean output tokens of the caller's recent answered (not cached) cells of a model, or null.
- * Recent: up to OUTPUT_HISTORY.cellsPerColumn answers of each of the model's latest
- * OUTPUT_HISTORY.columns columns (by their run's creation). Every run's plan asks once per model;
- * averaging over every cell ever answered read the whole cells table each time, and reading up to
- * 5,000 cells of those columns by run (the cells of every column, filtered) still took ~10 ms per
- * model of each run's creation on PGlite. Each column's cells are read by the run's grid key
- * (run, column), up to the cap: a quarter of the time. The latest runs also say more about the
- * answers of the prompts written now.
+ * Recent: up to OUTPUT_HISTORY.cellsPerColumn answers among the first OUTPUT_HISTORY.cellsLookedAt
+ * cells (by row) of each of the model's latest OUTPUT_HISTORY.columns columns (by their run's
+ * creation), of the run's first prompt (variant 0: every kind of run has one). Every run's plan
+ * asks once per model; averaging over every cell ever answered read the whole cells table each
+ * time. Each column's cells are read in the order of the run's grid key (run, variant, column,
+ * row), so a column is found without reading its run's other cells, and looking at a bounded
+ * number of them keeps a column of few answers (a large run cancelled early) from being read
+ * whole: 100,000 such cells made each new run's plan ~0.5 s slower on PGlite. The latest runs also
+ * say more about the answers of the prompts written now.
  */
 export async function averageOutputTokens(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<number | null> {
   const { rows } = await tx.query<{ average: number | null }>(
@@ -80,12 +85,15 @@ export async function averageOutputTokens(tx: Queryable, { provider, model }: { 
               where col.provider = $1 and col.model = $2
               order by r.created_at desc limit $3) recent
        cross join lateral (
-             select c.tokens_out
-               from run_cells c
-              where c.run_id = recent.run_id and c.column_index = recent.column_index
-                and c.status in ('ok', 'warning', 'malformed') and not c.cached and c.tokens_out is not null
+             select seen.tokens_out
+               from (select c.status, c.cached, c.tokens_out
+                       from run_cells c
+                      where c.run_id = recent.run_id and c.variant = 0 and c.column_index = recent.column_index
+                      order by c.row_index, c.trial
+                      limit $5) seen
+              where seen.status in ('ok', 'warning', 'malformed') and not seen.cached and seen.tokens_out is not null
               limit $4) answered`,
-    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cellsPerColumn],
+    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cellsPerColumn, OUTPUT_HISTORY.cellsLookedAt],
   );
   return rows[0]?.average ?? null;
 }
