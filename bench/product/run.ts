@@ -44,6 +44,8 @@ Environment knobs:
   STATEMENTS=0                   1 also times PGlite's work on the server's thread and counts statements
                                  by kind (a probe wraps PGlite; it costs time, so compare runs with the same setting)
   CHROMIUM=/usr/bin/chromium     the browser Playwright drives
+  KEEP=0                         1 keeps the data folder (PGlite) or the database (Postgres) afterwards, to look
+                                 into (where each relation's bytes go); the server's line above names them
 Writes every run to bench/results/product-<date>.json (git-ignored).
 Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no current build (none, or older than the sources), server would not start.`;
 
@@ -189,7 +191,9 @@ async function main(): Promise<number> {
     if (knobs.paint) browser = await launchBrowser();
     for (const backend of knobs.backends) {
       const server = await startProductServer({ root, backend, port: knobs.port, countStatements: knobs.statements });
-      log(`${backend}: server at ${server.url}, data in ${path.dirname(server.dataDir)} (log: ${server.log})`);
+      log(
+        `${backend}: server at ${server.url}, data in ${server.databaseUrl ? `${server.databaseUrl} and ` : ""}${path.dirname(server.dataDir)} (log: ${server.log})`,
+      );
       const paintRuns: { rep: number; runId: string; paints: Map<string, number>; streamed: Map<string, number>; problems: string[] }[] =
         [];
       let totalCells = 0;

@@ -221,9 +221,9 @@ export async function startProductServer(options: {
     stop,
     async dispose() {
       await stop();
-      if (dbName)
+      if (dbName && process.env.KEEP !== "1")
         await withClient(postgresAdminUrl, (client) => client.query(`drop database if exists ${dbName} with (force)`)).catch(() => {});
-      rmSync(dataDir, { recursive: true, force: true });
+      if (process.env.KEEP !== "1") rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
