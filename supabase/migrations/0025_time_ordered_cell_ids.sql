@@ -10,6 +10,10 @@
 -- guess (a cell is read by its owner only, RLS), and two cells of one millisecond are told apart
 -- by 66 random bits; the primary key would refuse a collision rather than mix up two cells.
 -- Cells inserted before keep their ids.
+--
+-- The two other tables written a row per cell or per row take the same ids: dataset_rows (a
+-- run's inline rows, 25,000 of them for a 100,000-cell run) and response_cache (a row per new
+-- answer, written with each save).
 create function parallaxr_uuid7() returns uuid
 language sql volatile parallel safe as $$
   select (lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0')
@@ -19,3 +23,5 @@ language sql volatile parallel safe as $$
 $$;
 
 alter table run_cells alter column id set default parallaxr_uuid7();
+alter table dataset_rows alter column id set default parallaxr_uuid7();
+alter table response_cache alter column id set default parallaxr_uuid7();

@@ -6,7 +6,8 @@ import { createProviderRegistry } from "@/lib/providers/registry";
 import { userA, type TestDatabase, testBackends } from "../helpers/databases";
 
 // A cell's id is a time-ordered UUID, version 7 (0025_time_ordered_cell_ids.sql): a run's cells go
-// into the primary key's index at its right end instead of all over it.
+// into the primary key's index at its right end instead of all over it. So are the ids of the
+// other rows written one per cell or per row: a dataset's rows and the cache's answers.
 
 const version7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -59,5 +60,24 @@ describe.each(testBackends)("cell ids on %s", (_name, create) => {
     const second = await cellIdsOfNewRun(3);
     const latestOfFirst = [...first].sort().at(-1)!;
     for (const id of second) expect(id > latestOfFirst).toBe(true);
+  });
+
+  it("are also those of a run's inline rows and of cached answers", async (context) => {
+    if (!test) return context.skip();
+    const db = test.db;
+    const before = (await cellIdsOfNewRun(5)).sort()[0];
+    const { rows: datasetRows } = await db.query<{ id: string }>(
+      "select d.id::text as id from dataset_rows d join runs r on r.dataset_id = d.dataset_id join run_cells c on c.run_id = r.id where c.id = $1",
+      [before],
+    );
+    expect(datasetRows).toHaveLength(5);
+    for (const row of datasetRows) expect(row.id).toMatch(version7);
+    const { rows: cached } = await db.query<{ id: string }>(
+      `insert into response_cache (user_id, cache_key, provider, model, output_raw)
+       values ($1, 'a key', 'mock', 'echo', 'an answer') returning id::text as id`,
+      [userA],
+    );
+    expect(cached[0].id).toMatch(version7);
+    expect(cached[0].id > before).toBe(true);
   });
 });
