@@ -221,9 +221,10 @@ export async function startProductServer(options: {
     stop,
     async dispose() {
       await stop();
-      if (dbName && process.env.KEEP !== "1")
+      const keep = process.env.KEEP === "1";
+      if (dbName && !keep)
         await withClient(postgresAdminUrl, (client) => client.query(`drop database if exists ${dbName} with (force)`)).catch(() => {});
-      if (process.env.KEEP !== "1") rmSync(dataDir, { recursive: true, force: true });
+      if (!keep) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

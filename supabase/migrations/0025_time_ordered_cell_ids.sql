@@ -1,8 +1,8 @@
 -- A cell's id is time-ordered (issue 15, creating a large run). It was gen_random_uuid(): each of
 -- a run's cells went into run_cells_pkey at a random place, so inserting 100,000 of them touched
--- pages all over the index, and PGlite drew each id from its strong random source. Creating a
--- 100,000-cell run spent ~5 s inserting the cells on PGlite; with these ids ~3.5 s (the statement
--- alone, bench/README.md, "Creating large runs"), and the index's pages fill from its right end.
+-- pages all over the index, and PGlite drew each id from its strong random source. The cells'
+-- inserts of a 100,000-cell run took 4.8-5.8 s on PGlite; with these ids 4.1-4.6 s, and the
+-- index's pages fill from its right end (bench/README.md, "Creating a large run: time-ordered ids").
 --
 -- The ids are UUIDs of version 7 (RFC 9562): the milliseconds since 1970 in the first 48 bits,
 -- then 66 random bits (12 + 2 + 52, around the version and variant bits; random() gives 52) from
