@@ -89,6 +89,12 @@ export const runSummarySchema = z.strictObject({
   trials: z.number(),
   concurrency: z.number(),
   counts: cellCountsSchema,
+  /**
+   * True while the run's cells are still being added behind its first ones: a run of more than
+   * 10,000 cells is answered, and starts, before its last cells are in. counts.queued already
+   * counts those not in yet.
+   */
+  planning: z.boolean(),
   /** Dollars spent so far (cells whose cost is known): generatorSpentUsd + graderSpentUsd. */
   spentUsd: z.number(),
   /** The models' answers' part of spentUsd. */

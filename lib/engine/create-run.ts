@@ -20,6 +20,8 @@ import { insertRun } from "@/lib/db/runs/insert-run";
 import { insertRunCells, PlanningStopped } from "@/lib/db/runs/insert-run-cells";
 import { listDatasetValueLengths } from "@/lib/db/runs/list-dataset-value-lengths";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
+import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
+import { endPlanning } from "@/lib/db/runs/streamed-planning";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { ActiveRunError, NotFoundError, ValidationError } from "./errors";
@@ -41,6 +43,10 @@ const cellsPerTransaction = 10_000;
 const datasetRowsPerTransaction = 10_000;
 // ...and a batch of rows stays under this much JSON, whatever their values' sizes.
 const datasetCharsPerTransaction = 8_000_000;
+// A larger run is answered once this many of its cells are queued; the rest are added behind
+// them while its first calls are made (streamRest). Every cell of a 100,000-cell run took 4-6 s
+// to insert on PGlite (bench/README.md, "Creating a large run"), and the request waited for all.
+const firstStreamedCells = 2_000;
 
 // Thrown to roll a dry run's transaction back, carrying its plan out.
 class DryRunDone extends Error {
@@ -58,22 +64,24 @@ class DryRunDone extends Error {
  */
 export type MissingVariablesRule = "refuse" | "warn";
 
+/** A run as createRun answers it; `planned` settles once every one of its cells is queued. */
+export type CreatedRun = RunSummary & { plan: RunPlanEstimate; cursor: number; planned: Promise<void> };
+
 /**
  * Creates a run for userId from a validated request: checks its size and that every variable has
  * a column, snapshots the prompt as an immutable version, stores inline rows as a dataset, and
  * plans every cell, as the user (so RLS checks each id the request names). A run of up to 10,000
- * cells is one transaction; a larger one is created in status planned, its rows and cells
- * inserted in transactions of 10,000, then queued, so other requests are served meanwhile.
- * Workers pick it up once it is queued.
+ * cells is one transaction. A larger one is created in status planned and its rows stored in
+ * transactions of 10,000; then it is queued with its first 2,000 cells and answered, and the rest
+ * of its cells are added behind them in transactions of 10,000 (runs.planning: it does not
+ * complete before they are in; `planned` settles then), so other requests are served meanwhile
+ * and its first calls need not wait for its last cells. Workers pick it up once it is queued.
  */
 export async function createRun(
   deps: CreateRunDeps,
   { userId, input, missingVariables = "refuse" }: { userId: string; input: CreateRunInput; missingVariables?: MissingVariablesRule },
-): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
-  return (await planOrCreateRun(deps, { userId, input, dryRun: false, missingVariables })) as RunSummary & {
-    plan: RunPlanEstimate;
-    cursor: number;
-  };
+): Promise<CreatedRun> {
+  return (await planOrCreateRun(deps, { userId, input, dryRun: false, missingVariables }))!;
 }
 
 /**
@@ -115,7 +123,7 @@ async function planOrCreateRun(
     dryRun,
     missingVariables,
   }: { userId: string; input: CreateRunInput; dryRun: boolean; missingVariables: MissingVariablesRule },
-): Promise<(RunSummary & { plan: RunPlanEstimate; cursor: number }) | undefined> {
+): Promise<CreatedRun | undefined> {
   const limits = given ?? runLimitsFromEnv();
   input.models.forEach((column, index) => {
     if (!providers.has(column.provider)) {
@@ -163,7 +171,7 @@ async function planOrCreateRun(
     adapters.set(provider, await providers.resolve({ provider, userId }).catch(() => null));
   }
 
-  const first = await asUser(db, userId, async (tx): Promise<PendingRun | (RunSummary & { plan: RunPlanEstimate; cursor: number })> => {
+  const first = await asUser(db, userId, async (tx): Promise<PendingRun | CreatedRun> => {
     const prompt = input.promptId ? await getPromptById(tx, { id: input.promptId }) : null;
     if (input.promptId && !prompt) throw new NotFoundError(`Prompt ${input.promptId} not found.`);
     const promptText = prompt ? prompt.text : (input.prompt ?? "");
@@ -318,7 +326,7 @@ async function planOrCreateRun(
     // Small enough for one transaction, as every run was before: one commit, and the answer.
     await insertRunCells(tx, { runId, fromRow: 0, toRow: rowCount, trials, strictBudget });
     await queuePlannedRun(tx, { runId });
-    return readBack(tx, runId, plan);
+    return { ...(await readBack(tx, runId, plan)), planned: Promise.resolve() };
   });
   if (!("runId" in first)) return first;
 
@@ -331,13 +339,11 @@ async function planOrCreateRun(
   }
 }
 
-/** Stores the rest of the inline rows, then the cells, a transaction each, then queues the run. */
-async function createInBatches(
-  db: Database,
-  userId: string,
-  run: PendingRun,
-  columnCount: number,
-): Promise<RunSummary & { plan: RunPlanEstimate; cursor: number }> {
+/**
+ * Stores the rest of the inline rows, a transaction each; then queues the run with its first
+ * cells and answers, while the rest of its cells are added behind them (streamRest).
+ */
+async function createInBatches(db: Database, userId: string, run: PendingRun, columnCount: number): Promise<CreatedRun> {
   const { runId, rows } = run;
   let stored = run.rowsStored;
   while (rows && stored < rows.length) {
@@ -346,41 +352,91 @@ async function createInBatches(
     stored = end;
     await yieldToOthers();
   }
-  const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / (columnCount * run.trials)));
-  let nextRow = 0;
+  const cellsPerRow = columnCount * run.trials;
+  const firstRows = Math.min(run.rowCount, Math.max(1, Math.floor(firstStreamedCells / cellsPerRow)));
+  const planning = firstRows < run.rowCount;
+  const created = await asUser(db, userId, async (tx) => {
+    // false: cancelled while its rows were stored; it is read back as the cancel left it
+    if (await insertRunCells(tx, { runId, fromRow: 0, toRow: firstRows, trials: run.trials, strictBudget: run.strictBudget }))
+      await queuePlannedRun(tx, { runId, planning });
+    return readBack(tx, runId, run.plan);
+  });
+  const planned =
+    planning && created.status !== "cancelled" ? streamRest(db, userId, run, { fromRow: firstRows, cellsPerRow }) : analyze(db);
+  // Nobody may wait for it (the API has answered): a failure is recorded on the run either way.
+  planned.catch(() => {});
+  return { ...created, planned };
+}
+
+/**
+ * The cells of rows fromRow.. of a run whose first cells are queued (runs.planning), a
+ * transaction per batch, two batches at once on a server (insertLanes); then the end of its
+ * planning. A cancel stops it at the next batch. When a batch fails, the run is failed saying how
+ * far it got, and its cells not yet run are cancelled: what finished is kept.
+ *
+ * The cells go in unannounced (seq 0, insert-run-cells.ts): a follower of the run starts at the
+ * answer's cursor and shows a cell it has not been sent as queued (the grid does). Sent, the
+ * 98,000 queued cells of a 100,000-cell run held its first answers back by seconds on the events
+ * stream, whose reads take turns with these batches.
+ */
+async function streamRest(
+  db: Database,
+  userId: string,
+  run: PendingRun,
+  { fromRow, cellsPerRow }: { fromRow: number; cellsPerRow: number },
+): Promise<void> {
+  const { runId } = run;
+  const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / cellsPerRow));
+  let nextRow = fromRow;
+  let rowsIn = fromRow;
   let stopped = false;
   const lane = async () => {
     while (!stopped && nextRow < run.rowCount) {
-      const fromRow = nextRow;
-      const toRow = Math.min(run.rowCount, fromRow + rowsPerBatch);
-      nextRow = toRow;
-      const planned = await asUser(db, userId, (tx) =>
-        insertRunCells(tx, { runId, fromRow, toRow, trials: run.trials, strictBudget: run.strictBudget }),
+      const from = nextRow;
+      const to = Math.min(run.rowCount, from + rowsPerBatch);
+      nextRow = to;
+      await yieldToOthers();
+      const going = await asUser(db, userId, (tx) =>
+        insertRunCells(tx, { runId, fromRow: from, toRow: to, trials: run.trials, strictBudget: run.strictBudget, unannounced: true }),
       ).catch((error: unknown) => {
         if (error instanceof PlanningStopped) return false;
         stopped = true;
         throw error;
       });
-      // Cancelled while it was being planned: stop here; the cancel takes care of the cells in.
-      if (!planned) stopped = true;
-      await yieldToOthers();
+      // Cancelled (or failed) meanwhile: what is in stays as the cancel left it.
+      if (!going) stopped = true;
+      else rowsIn += to - from;
     }
   };
-  // Every lane is over before the run is queued or failed: none is left inserting behind it.
+  // Every lane is over before the planning is ended or failed: none is left inserting behind it.
   const lanes = await Promise.allSettled(Array.from({ length: insertLanes(db) }, lane));
-  const failed = lanes.find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
-  const created = await asUser(db, userId, async (tx) => {
-    await queuePlannedRun(tx, { runId });
-    return readBack(tx, runId, run.plan);
-  });
-  await analyzeRunCells(db).catch(() => {});
-  return created;
+  const failed = lanes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failed) {
+    const reason = failed.reason instanceof Error ? failed.reason.message : String(failed.reason);
+    await failPlanning(db, {
+      userId,
+      runId,
+      error:
+        `Planning failed after ${(rowsIn * cellsPerRow).toLocaleString("en")} of ${(run.rowCount * cellsPerRow).toLocaleString("en")} ` +
+        `cells were queued (${reason}). The cells that finished are kept; the rest were cancelled.`,
+    }).catch(() => {});
+    throw failed.reason;
+  }
+  await asUser(db, userId, (tx) => endPlanning(tx, { runId }));
+  // Its cells may all have finished before the last of them was added: nobody else would look.
+  await completeFinishedRuns(db, { runIds: [runId] });
+  await analyze(db);
+}
+
+/** PGlite's statistics after a large plan (analyzeRunCells); a failure there changes nothing else. */
+function analyze(db: Database): Promise<void> {
+  return analyzeRunCells(db).catch(() => {});
 }
 
 // The run as created, read in the transaction that queued it, before any worker has claimed
-// from it; and where a live follower starts reading changes: every cell is queued as of here,
-// and replaying 40,000 queued cells before the first answer held a large run's page for seconds.
+// from it; and where a live follower starts reading changes: every cell in so far is queued as of
+// here (replaying 40,000 queued cells before the first answer held a large run's page for
+// seconds), and those a streamed run adds later are not sent until they change (streamRest).
 async function readBack(
   tx: Queryable,
   runId: string,

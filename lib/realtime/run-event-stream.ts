@@ -4,7 +4,7 @@ import { readAsUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
-import { getRunStatus } from "@/lib/db/runs/get-run-status";
+import { getRunState } from "@/lib/db/runs/get-run-state";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
@@ -60,7 +60,7 @@ export function createRunEventStream(input: {
       const onAbort = () => wake?.();
       signal.addEventListener("abort", onAbort);
       let lastSummary = "";
-      let lastStatus: string | null = null;
+      let lastState: string | null = null;
       let summaryReadAt = 0;
       // Cells were sent since the summary was last read: it is read once its interval is up.
       let summaryOwed = false;
@@ -74,22 +74,25 @@ export function createRunEventStream(input: {
           dirty = false;
           // The new cells and the run's status in one snapshot, sent to the database together
           // (readAsUser: on PGlite the worker's saves and claims do not wait on this thread's turns).
-          const [cells, status] = await readAsUser(db, userId, (tx) =>
+          const [cells, state] = await readAsUser(db, userId, (tx) =>
             Promise.all([
               listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null }),
-              getRunStatus(tx, { id: runId }),
+              getRunState(tx, { id: runId }),
             ]),
           );
+          const status = state?.status ?? null;
           // The summary aggregates over all the run's cells: while cells stream it is read at most
           // once per interval, but at once when the run's status changed (paused, resumed, over:
-          // run-end comes with the run's last cells, which a status read with them saw). A read that
+          // run-end comes with the run's last cells, which a status read with them saw) or the last
+          // of its cells are in (planning ended). A read that
           // found nothing new (a notice of a change already sent) reads no summary either: nothing
           // it counts has changed. A full page is followed at once by the next.
           const due = Date.now() - summaryReadAt >= summaryIntervalMs;
           // Cells of a run that is over are its last calls ending: one of them may end it.
           const ending = status !== null && cells.length > 0 && finishedRunStatuses.includes(status);
           const wanted: boolean =
-            cells.length < pageSize && (status === null || status !== lastStatus || ending || (due && (summaryOwed || cells.length > 0)));
+            cells.length < pageSize &&
+            (state === null || stateKey(state) !== lastState || ending || (due && (summaryOwed || cells.length > 0)));
           const summary: RunSummary | null | undefined = wanted
             ? await readAsUser(db, userId, (tx) => getRunSummary(tx, { id: runId }))
             : undefined;
@@ -106,7 +109,7 @@ export function createRunEventStream(input: {
           } else {
             summaryReadAt = Date.now();
             summaryOwed = false;
-            lastStatus = summary.status;
+            lastState = stateKey(summary);
             const summaryText = JSON.stringify(summary);
             if (summaryText !== lastSummary) {
               lastSummary = summaryText;
@@ -164,6 +167,10 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done);
   });
+}
+
+function stateKey({ status, planning }: { status: string; planning: boolean }): string {
+  return planning ? `${status}, planning` : status;
 }
 
 function isOver(summary: RunSummary): boolean {

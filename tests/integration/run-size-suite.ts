@@ -200,15 +200,21 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
             },
           },
         );
+        await run.planned;
       } finally {
         planned = await probe.stop();
       }
+      // Answered with its first cells in, the rest coming (counted as queued already).
       expect(run.status).toBe("queued");
+      expect(run.planning).toBe(true);
       expect(run.plan.cells).toBe(200_000);
-      expect(
+      expect(run.counts.queued).toBe(200_000);
+      const queuedCells = async () =>
         (await db.query<{ n: number }>("select count(*)::int as n from run_cells where run_id = $1 and status = 'queued'", [run.id]))
-          .rows[0].n,
-      ).toBe(200_000);
+          .rows[0].n;
+      await run.planned;
+      expect(await queuedCells()).toBe(200_000);
+      expect((await getRun({ db }, { userId: userD, runId: run.id, outputChars: 1 })).planning).toBe(false);
       // One statement for every cell held PGlite's one connection for 12.5 s.
       expect(planned.longestMs, `longest select 1 wait over ${planned.probes} probes`).toBeLessThan(5_000);
       expect(planned.claimedWhilePlanned).toBe(0);
@@ -251,46 +257,34 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       if (!test) return context.skip();
       const inner = test.db;
       const userF = "00000000-0000-4000-8000-00000000000f";
-      // On a server, the second batch is held after it checked that the run is planned and before
-      // its insert, until the cancel is over: the interleaving where a batch would commit queued
-      // cells into a cancelled run. (A batch whose insert is in holds the run's key share lock, which
-      // the cancel waits for. PGlite has one connection: a held transaction would hold the cancel.)
+      // The run is answered with its first cells; the rest go in behind the answer. On a server,
+      // the first of those batches is held after it checked that the run takes cells and before its
+      // insert, until the cancel is over: the interleaving where a batch would commit queued cells
+      // into a cancelled run. (A batch whose insert is in holds the run's key share lock, which the
+      // cancel waits for. PGlite has one connection: a held transaction would hold the cancel.)
       const concurrent = inner.kind === "postgres";
       let inserts = 0;
-      let reached!: () => void;
-      const heldReached = new Promise<void>((resolve) => (reached = resolve));
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       const db = withTransactionQueries(inner, async (tx, sql, params) => {
-        if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) {
-          reached();
-          await released;
-        }
+        if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) await released;
         return tx.query(sql, params);
       });
-      const creating = createRun({ db, providers }, { userId: userF, input: largeInput(20_000) });
-      if (concurrent) await heldReached;
-      const runId = await waitFor(
-        async () =>
-          (
-            await inner.query<{ id: string }>(
-              "select r.id from runs r where r.user_id = $1 and r.status = 'planned' and exists (select 1 from run_cells c where c.run_id = r.id)",
-              [userF],
-            )
-          ).rows[0]?.id,
-        { what: "the run's first cells", intervalMs: 5 },
-      );
-      expect((await changeRunStatus({ db: inner }, { userId: userF, runId, action: "cancel" })).status).toBe("cancelled");
+      const created = await createRun({ db, providers }, { userId: userF, input: largeInput(20_000) });
+      expect(created.status).toBe("queued");
+      expect(created.planning).toBe(true);
+      expect((await changeRunStatus({ db: inner }, { userId: userF, runId: created.id, action: "cancel" })).status).toBe("cancelled");
       release();
-      const created = await creating;
-      expect(created.id).toBe(runId);
-      expect(created.status).toBe("cancelled");
+      await created.planned;
       const statuses = await statusesOf(inner, userF);
       expect(statuses.map((row) => row.status)).toEqual(["cancelled"]);
-      expect(statuses[0].cells).toBeLessThanOrEqual(80_000);
+      expect(statuses[0].cells).toBeLessThan(80_000);
+      const after = await getRun({ db: inner }, { userId: userF, runId: created.id, outputChars: 1 });
+      expect(after).toMatchObject({ status: "cancelled", planning: false });
+      expect(after.counts.queued).toBe(0);
     }, 120_000);
 
-    it("fails a large run whose batch of cells fails, after the other batch in flight is over: nothing left queued", async (context) => {
+    it("fails a large run whose batch of cells fails behind its answer, after the other batch in flight is over: nothing left queued", async (context) => {
       if (!test) return context.skip();
       const userG = "00000000-0000-4000-8000-000000000010";
       let inserts = 0;
@@ -299,16 +293,24 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
         if (sql.includes("insert into run_cells") && ++inserts === 3) throw new Error("the disk is full");
         return tx.query(sql, params);
       });
-      await expect(createRun({ db: failing, providers }, { userId: userG, input: largeInput(20_000) })).rejects.toThrow("the disk is full");
-      const runs = (await inner.query<{ status: string; error: string }>("select status, error from runs where user_id = $1", [userG]))
-        .rows;
+      const created = await createRun({ db: failing, providers }, { userId: userG, input: largeInput(20_000) });
+      expect(created).toMatchObject({ status: "queued", planning: true });
+      await expect(created.planned).rejects.toThrow("the disk is full");
+      const runs = (
+        await inner.query<{ status: string; error: string; planning: boolean }>(
+          "select status, error, planning from runs where user_id = $1",
+          [userG],
+        )
+      ).rows;
       expect(runs).toHaveLength(1);
-      expect(runs[0].status).toBe("failed");
-      expect(runs[0].error).toMatch(/Planning failed before all of this run's cells were created \(the disk is full\)/);
+      expect(runs[0]).toMatchObject({ status: "failed", planning: false });
+      expect(runs[0].error).toMatch(
+        /^Planning failed after [\d,]+ of 80,000 cells were queued \(the disk is full\)\. The cells that finished are kept; the rest were cancelled\.$/,
+      );
       const statuses = await statusesOf(inner, userG);
       expect(statuses.map((row) => row.status)).toEqual(["cancelled"]);
-      // The second batch (and on a server the one beside the failed one) went in before the stop.
-      expect(statuses[0].cells).toBeGreaterThanOrEqual(10_000);
+      // The first cells, the batch after them (and on a server the one beside the failed one) went in before the stop.
+      expect(statuses[0].cells).toBeGreaterThanOrEqual(12_000);
     }, 120_000);
 
     it("never claims from a planned run, and finishes a planned run whose planner stopped as failed", async (context) => {

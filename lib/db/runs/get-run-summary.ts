@@ -20,6 +20,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     id: string;
     kind: string;
     status: RunSummary["status"];
+    planning: boolean;
     text: string | null;
     prompt_version_id: string | null;
     prompt_id: string | null;
@@ -44,7 +45,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     grader_version_id: string | null;
     grader_name: string | null;
   }>(
-    `select r.id, r.kind, r.status, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
+    `select r.id, r.kind, r.status, r.planning, v.text, v.version as prompt_version, r.grader_prompt_id, r.grader_version_id, gv.name as grader_name,
             r.prompt_version_id, r.prompt_id, r.dataset_id, d.name as dataset_name, r.row_count, r.trials,
             r.concurrency, r.error, r.created_at, r.started_at, r.finished_at, r.budget_usd, r.budget_mode,
             s.generator_spent_usd, s.grader_spent_usd,
@@ -66,6 +67,13 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
   );
   const row = rows[0];
   if (!row) return null;
+  const counts = { ...emptyCounts(), ...(row.counts ?? {}) };
+  // A workbench run being planned (create-run.ts, streamRest) has every row x column x trial
+  // coming: those not in yet are queued as far as anyone reading this is concerned.
+  if (row.planning && row.kind === "workbench") {
+    const cellsIn = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    counts.queued += Math.max(0, row.row_count * row.columns.length * row.trials - cellsIn);
+  }
   return {
     id: row.id,
     kind: row.kind,
@@ -84,7 +92,8 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
     rowCount: row.row_count,
     trials: row.trials,
     concurrency: row.concurrency,
-    counts: { ...emptyCounts(), ...(row.counts ?? {}) },
+    counts,
+    planning: row.planning,
     spentUsd: Number(row.generator_spent_usd ?? 0) + Number(row.grader_spent_usd ?? 0),
     generatorSpentUsd: Number(row.generator_spent_usd ?? 0),
     graderSpentUsd: Number(row.grader_spent_usd ?? 0),

@@ -8,14 +8,22 @@ export class PlanningStopped extends Error {
   }
 }
 
+// A run takes cells while it is planned, or while its first cells run and the rest are added
+// behind them (runs.planning, 0019): not once it is cancelled or failed.
+const takesCells = "(status = 'planned' or (planning and status in ('queued', 'running', 'paused')))";
+
 /**
- * Inserts the cells of rows fromRow..toRow-1 (x every column x trials) of a planned run as the
- * calling user, in grid order, and marks the run as heard from (updated_at: a planned run
- * nobody touches for long was left by a planner that stopped, see finishInterruptedRuns).
+ * Inserts the cells of rows fromRow..toRow-1 (x every column x trials) of a run being planned as
+ * the calling user, in grid order, and marks the run as heard from (updated_at: a run being
+ * planned that nobody touches for long was left by a planner that stopped, see
+ * finishInterruptedRuns).
  * With strictBudget, cells of columns without a cost estimate are inserted already skipped,
  * saying why, rather than updated afterwards (an update fires the per-row triggers).
- * Returns false, inserting nothing, when the run is no longer planned (it was cancelled), and
- * throws PlanningStopped when it stopped being planned while the cells went in: the caller's
+ * With unannounced, the cells take seq 0 instead of a change cursor (0004_realtime.sql): they are
+ * added to a run whose followers were told where to start before they went in (create-run.ts,
+ * streamRest), and showing them queued needs no change sent; each is sent once it changes.
+ * Returns false, inserting nothing, when the run is no longer being planned (it was cancelled),
+ * and throws PlanningStopped when it stopped being planned while the cells went in: the caller's
  * transaction then rolls them back.
  *
  * Locking: the run's row is locked last (the update), after the insert, so that two batches of
@@ -27,13 +35,20 @@ export class PlanningStopped extends Error {
  */
 export async function insertRunCells(
   tx: Queryable,
-  { runId, fromRow, toRow, trials, strictBudget }: { runId: string; fromRow: number; toRow: number; trials: number; strictBudget: boolean },
+  {
+    runId,
+    fromRow,
+    toRow,
+    trials,
+    strictBudget,
+    unannounced = false,
+  }: { runId: string; fromRow: number; toRow: number; trials: number; strictBudget: boolean; unannounced?: boolean },
 ): Promise<boolean> {
-  const { rowCount: planned } = await tx.query("select 1 from runs where id = $1 and status = 'planned'", [runId]);
+  const { rowCount: planned } = await tx.query(`select 1 from runs where id = $1 and ${takesCells}`, [runId]);
   if (planned === 0) return false;
   await tx.query(
-    `insert into run_cells (run_id, column_id, column_index, row_index, trial, status, finished_at, error_code, error_message)
-     select $1, col.id, col.column_index, r.i, t.i,
+    `insert into run_cells (run_id, column_id, column_index, row_index, trial, seq, status, finished_at, error_code, error_message)
+     select $1, col.id, col.column_index, r.i, t.i, case when $6::boolean then 0 else nextval('run_cells_seq') end,
             case when skip then 'skipped' else 'queued' end,
             case when skip then now() end,
             case when skip then 'budget' end,
@@ -42,9 +57,9 @@ export async function insertRunCells(
        cross join (select c.*, ($5::boolean and c.estimated_cost_per_cell is null) as skip from run_columns c where c.run_id = $1) col
        cross join generate_series(0, $4::int - 1) as t(i)
       order by r.i, col.column_index, t.i`,
-    [runId, fromRow, toRow, trials, strictBudget],
+    [runId, fromRow, toRow, trials, strictBudget, unannounced],
   );
-  const { rowCount } = await tx.query("update runs set updated_at = now() where id = $1 and status = 'planned'", [runId]);
+  const { rowCount } = await tx.query(`update runs set updated_at = now() where id = $1 and ${takesCells}`, [runId]);
   if (rowCount === 0) throw new PlanningStopped(runId);
   return true;
 }

@@ -22,9 +22,17 @@ export async function continuePlanning(tx: Queryable, { runId }: { runId: string
   return rows[0] ?? null;
 }
 
-/** After the last batch: the run is complete once its cells are. */
+/**
+ * After the last batch: the run is complete once its cells are. Announced as a change of the run
+ * (0004's runs notice, which only a status change sends by itself), so that a follower of its
+ * events hears at once that every cell is in.
+ */
 export async function endPlanning(tx: Queryable, { runId }: { runId: string }): Promise<void> {
-  await tx.query("update runs set planning = false where id = $1", [runId]);
+  await tx.query(
+    `with ended as (update runs set planning = false where id = $1 and planning returning id, status)
+     select pg_notify('parallaxr_runs', json_build_object('runId', id, 'status', status)::text) from ended`,
+    [runId],
+  );
 }
 
 /** The first row a run being planned has no cell for: its cells are added in row order, a batch per transaction. */

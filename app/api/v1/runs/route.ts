@@ -13,7 +13,8 @@ export const POST = route(
   { body: createRunSchema, query: createRunQuerySchema, output: createRunResponseSchema, status: (query) => (query.dryRun ? 200 : 201) },
   async ({ caller, body, query, app }) => {
     if (query.dryRun) return { dryRun: true as const, plan: await estimateRun(app, { userId: caller.userId, input: body }) };
-    const run = await createRun(app, { userId: caller.userId, input: body });
+    // The rest of a large run's cells are added behind the answer (run.planning says so).
+    const { planned: _planned, ...run } = await createRun(app, { userId: caller.userId, input: body });
     return { ...run, cells: [] };
   },
 );
