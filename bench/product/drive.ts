@@ -57,7 +57,10 @@ export async function followEvents(
   base: string,
   run: { id: string; cursor?: number | null },
   timeoutMs: number,
-  onCell?: (cell: { row: number; column: number; status: string }) => void,
+  /** Each cell-update as it comes; answering true stops following there (before run-end). */
+  onCell?: (cell: { row: number; column: number; status: string }) => boolean | void,
+  /** Each run-update as it comes; answering true stops following there. */
+  onRun?: (run: { status: string; planning: boolean; counts: Record<string, number> }) => boolean | void,
 ): Promise<number> {
   const after = run.cursor != null ? `&after=${run.cursor}` : "";
   const response = await fetch(`${base}/api/v1/runs/${run.id}/events?outputChars=${previewChars}${after}`, {
@@ -79,8 +82,16 @@ export async function followEvents(
         buffer = buffer.slice(end + 2);
         if (/^event: cell-update$/m.test(event)) {
           updates++;
-          if (onCell) onCell(JSON.parse(/^data: (.*)$/m.exec(event)![1]) as { row: number; column: number; status: string });
+          if (onCell?.(JSON.parse(/^data: (.*)$/m.exec(event)![1]) as { row: number; column: number; status: string }) === true)
+            return updates;
         }
+        if (
+          onRun &&
+          /^event: run-update$/m.test(event) &&
+          onRun(JSON.parse(/^data: (.*)$/m.exec(event)![1]) as { status: string; planning: boolean; counts: Record<string, number> }) ===
+            true
+        )
+          return updates;
         if (/^event: run-end$/m.test(event)) return updates;
         if (/^event: error$/m.test(event)) throw new Error(`the events stream of run ${run.id} sent an error: ${event}`);
       }
