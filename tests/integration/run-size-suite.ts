@@ -181,6 +181,30 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       expect((await createRun(deps, { userId: userC, input: input(250) })).status).toBe("queued");
     }, 60_000);
 
+    it("counts every cell of a large run whose last cells are still being added against the queue cap", async (context) => {
+      if (!test) return context.skip();
+      const db = test.db;
+      const deps = { db, providers, limits: { ...defaults, maxQueuedCellsPerUser: 14_000 } } as never as {
+        db: Database;
+        providers: typeof providers;
+      };
+      const input = (rows: number, prompt: string): CreateRunInput => ({
+        prompt: `${prompt} {{n}}`,
+        rows: Array.from({ length: rows }, (_, n) => ({ n: String(n) })),
+        models: mockModels(4),
+      });
+      const userH = "00000000-0000-4000-8000-000000000011";
+      const large = await createRun(deps, { userId: userH, input: input(3_000, "large") });
+      expect(large.planning).toBe(true);
+      await large.planned;
+      // As it is while its planner is at work: its first cells in, the rest to come.
+      await db.query("update runs set planning = true where id = $1", [large.id]);
+      await db.query("delete from run_cells where run_id = $1 and row_index >= 500", [large.id]);
+      const { error } = await refusal(() => createRun(deps, { userId: userH, input: input(750, "more") }));
+      expect(error.message).toContain("12,000 cells queued");
+      expect(error.message).toContain("3,000 more");
+    }, 60_000);
+
     it("creates a 200,000-cell run in short transactions: a concurrent select 1 answers within 5 s throughout, and so during its cancel", async (context) => {
       if (!test) return context.skip();
       const db = test.db;
@@ -264,16 +288,26 @@ export function describeRunSizeLimits(label: string, create: () => Promise<TestD
       // cancel waits for. PGlite has one connection: a held transaction would hold the cancel.)
       const concurrent = inner.kind === "postgres";
       let inserts = 0;
+      let reached!: () => void;
+      const heldReached = new Promise<void>((resolve) => (reached = resolve));
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       const db = withTransactionQueries(inner, async (tx, sql, params) => {
-        if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) await released;
+        if (concurrent && sql.includes("insert into run_cells") && ++inserts === 2) {
+          reached();
+          await released;
+        }
         return tx.query(sql, params);
       });
       const created = await createRun({ db, providers }, { userId: userF, input: largeInput(20_000) });
       expect(created.status).toBe("queued");
       expect(created.planning).toBe(true);
-      expect((await changeRunStatus({ db: inner }, { userId: userF, runId: created.id, action: "cancel" })).status).toBe("cancelled");
+      if (concurrent) await heldReached;
+      // The cancel's answer counts no cell still to come as queued: none will come.
+      const cancelled = await changeRunStatus({ db: inner }, { userId: userF, runId: created.id, action: "cancel" });
+      expect(cancelled).toMatchObject({ status: "cancelled", counts: { queued: 0 } });
+      // (on the server the next batch is held: the planner cannot have ended yet)
+      if (concurrent) expect(cancelled.planning).toBe(true);
       release();
       await created.planned;
       const statuses = await statusesOf(inner, userF);
