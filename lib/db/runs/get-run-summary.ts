@@ -12,6 +12,9 @@ const emptyCounts = (): CellCounts => ({
   cancelled: 0,
 });
 
+// A run that still takes cells (insert-run-cells.ts).
+const activeStatuses = new Set<RunSummary["status"]>(["queued", "running", "paused"]);
+
 const iso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
 
 /** The run without cells, or null when it is not the caller's. */
@@ -69,8 +72,9 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
   if (!row) return null;
   const counts = { ...emptyCounts(), ...(row.counts ?? {}) };
   // A workbench run being planned (create-run.ts, streamRest) has every row x column x trial
-  // coming: those not in yet are queued as far as anyone reading this is concerned.
-  if (row.planning && row.kind === "workbench") {
+  // coming: those not in yet are queued as far as anyone reading this is concerned. Not once it is
+  // cancelled or failed (its planner stops at its next batch): they will never be.
+  if (row.planning && row.kind === "workbench" && activeStatuses.has(row.status)) {
     const cellsIn = Object.values(counts).reduce((sum, n) => sum + n, 0);
     counts.queued += Math.max(0, row.row_count * row.columns.length * row.trials - cellsIn);
   }
