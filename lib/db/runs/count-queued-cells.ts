@@ -4,9 +4,9 @@ import type { Queryable } from "../database";
  * Cells the calling user has waiting or in flight over all their unfinished runs (planned,
  * queued, running, paused): the open cells of each, and every cell a planned run will have
  * (its planner may not have inserted them yet); for a run still being added to (planning), every
- * cell it will have (an experiment: every row's cell), finished or not. Takes a per-user lock until the transaction
- * ends first, so two runs created at once by one user are counted one after the other and
- * cannot both slip under the limit.
+ * cell it will have (an experiment: every row's cell), finished or not. Takes a per-user lock
+ * until the transaction ends first, so two runs created at once by one user are counted one after
+ * the other and cannot both slip under the limit.
  */
 export async function countQueuedCells(tx: Queryable, { userId }: { userId: string }): Promise<number> {
   await tx.query("select pg_advisory_xact_lock(hashtext('parallaxr.queued_cells'), hashtext($1))", [userId]);
