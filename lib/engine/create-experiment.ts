@@ -15,12 +15,11 @@ import { insertExperimentCells } from "@/lib/db/runs/insert-experiment-cells";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
-import { continuePlanning, endPlanning, nextRowToPlan } from "@/lib/db/runs/streamed-planning";
-import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
+import { continuePlanning, nextRowToPlan } from "@/lib/db/runs/streamed-planning";
 import { ExperimentFileError } from "@/lib/formats/experiment-file-error";
 import { readExperimentsCsv, type ExperimentsTable } from "@/lib/formats/read-experiments-csv";
 import { applicablePrice } from "./applicable-price";
-import { failPlanning } from "./fail-planning";
+import { planBehind } from "./plan-behind";
 import { InvalidInputError } from "./errors";
 import { checkCellCount, checkPromptSize, checkQueuedCells, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
@@ -202,50 +201,33 @@ export async function finishStreamedPlanning(
   await addRows(db, { userId, runId, checked, from: next });
 }
 
-/** The rows of a streamed experiment from `from` on, a transaction per batch, then the end of its planning. */
-async function addRows(
+/** The rows of a streamed experiment from `from` on, a transaction per batch, then the end of its planning (plan-behind.ts). */
+function addRows(
   db: Database,
   { userId, runId, checked, from, stop }: { userId: string; runId: string; checked: CheckedExperiment; from: number; stop?: AbortSignal },
 ): Promise<void> {
   const { table } = checked;
-  let next = from;
-  let batch = firstStreamedBatch;
-  try {
-    while (next < table.rows.length) {
-      if (stop?.aborted) {
-        await failPlanning(db, {
-          userId,
-          runId,
-          error: `Interrupted after ${next} of ${table.rows.length} experiments were queued. The rows that finished are kept; run the rest again.`,
-        });
-        return;
-      }
-      const end = Math.min(table.rows.length, next + batch);
-      batch = Math.min(largestStreamedBatch, batch * 2);
-      const going = await asUser(db, userId, async (tx) => {
-        const run = await continuePlanning(tx, { runId });
-        if (!run) return false;
-        await insertDatasetRows(tx, { datasetId: run.datasetId, offset: next, rows: datasetRecords(table, next, end) });
-        await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: next, toRow: end });
-        return true;
-      });
-      // Cancelled (or failed) meanwhile: what is in stays as the cancel left it.
-      if (!going) break;
-      next = end;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await asUser(db, userId, (tx) => endPlanning(tx, { runId }));
-    // Its cells may all have finished before the last of them was added: nobody else would look.
-    await completeFinishedRuns(db, { runIds: [runId] });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    await failPlanning(db, {
-      userId,
-      runId,
-      error: `Planning failed after ${next} of ${table.rows.length} experiments were queued (${reason}). The rows that finished are kept; run the rest again.`,
-    }).catch(() => {});
-    throw error;
-  }
+  const of = `of ${table.rows.length} experiments were queued`;
+  return planBehind(db, {
+    userId,
+    runId,
+    fromRow: from,
+    rowCount: table.rows.length,
+    firstBatch: firstStreamedBatch,
+    largestBatch: largestStreamedBatch,
+    stop,
+    insertBatch: async (tx, rows) => {
+      const run = await continuePlanning(tx, { runId });
+      if (!run) return false;
+      await insertDatasetRows(tx, { datasetId: run.datasetId, offset: rows.from, rows: datasetRecords(table, rows.from, rows.to) });
+      await insertExperimentCells(tx, { runId, columnOfRow: checked.columnOfRow, fromRow: rows.from, toRow: rows.to });
+      return true;
+    },
+    why: (rowsIn, reason) =>
+      reason === null
+        ? `Interrupted after ${rowsIn} ${of}. The rows that finished are kept; run the rest again.`
+        : `Planning failed after ${rowsIn} ${of} (${reason}). The rows that finished are kept; run the rest again.`,
+  });
 }
 
 /** Rows from..to-1 of the CSV as dataset records (column name to value). */

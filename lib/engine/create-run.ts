@@ -17,15 +17,14 @@ import { getRunSummary } from "@/lib/db/runs/get-run-summary";
 import { insertDataset, insertDatasetRows, listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { insertPromptVersion } from "@/lib/db/runs/insert-prompt-version";
 import { insertRun } from "@/lib/db/runs/insert-run";
-import { insertRunCells, PlanningStopped } from "@/lib/db/runs/insert-run-cells";
+import { insertRunCells } from "@/lib/db/runs/insert-run-cells";
 import { listDatasetValueLengths } from "@/lib/db/runs/list-dataset-value-lengths";
 import { queuePlannedRun } from "@/lib/db/runs/queue-planned-run";
-import { completeFinishedRuns } from "@/lib/db/runs/run-lifecycle";
-import { endPlanning } from "@/lib/db/runs/streamed-planning";
 import type { ProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
 import { ActiveRunError, NotFoundError, ValidationError } from "./errors";
 import { failPlanning } from "./fail-planning";
+import { planBehind, yieldToOthers } from "./plan-behind";
 import { planRun, type RunPlanEstimate } from "./plan-run";
 import { checkCellCount, checkPromptSize, checkQueuedCells, checkRenderedSize, runLimitsFromEnv, type RunLimits } from "./run-limits";
 
@@ -371,8 +370,7 @@ async function createInBatches(db: Database, userId: string, run: PendingRun, co
 /**
  * The cells of rows fromRow.. of a run whose first cells are queued (runs.planning), a
  * transaction per batch, two batches at once on a server (insertLanes); then the end of its
- * planning. A cancel stops it at the next batch. When a batch fails, the run is failed saying how
- * far it got, and its cells not yet run are cancelled: what finished is kept.
+ * planning (plan-behind.ts).
  *
  * The cells go in unannounced (seq 0, insert-run-cells.ts): a follower of the run starts at the
  * answer's cursor and shows a cell it has not been sent as queued (the grid does). Sent, the
@@ -385,46 +383,22 @@ async function streamRest(
   run: PendingRun,
   { fromRow, cellsPerRow }: { fromRow: number; cellsPerRow: number },
 ): Promise<void> {
-  const { runId } = run;
+  const { runId, rowCount, trials, strictBudget } = run;
   const rowsPerBatch = Math.max(1, Math.floor(cellsPerTransaction / cellsPerRow));
-  let nextRow = fromRow;
-  let rowsIn = fromRow;
-  let stopped = false;
-  const lane = async () => {
-    while (!stopped && nextRow < run.rowCount) {
-      const from = nextRow;
-      const to = Math.min(run.rowCount, from + rowsPerBatch);
-      nextRow = to;
-      await yieldToOthers();
-      const going = await asUser(db, userId, (tx) =>
-        insertRunCells(tx, { runId, fromRow: from, toRow: to, trials: run.trials, strictBudget: run.strictBudget, unannounced: true }),
-      ).catch((error: unknown) => {
-        if (error instanceof PlanningStopped) return false;
-        stopped = true;
-        throw error;
-      });
-      // Cancelled (or failed) meanwhile: what is in stays as the cancel left it.
-      if (!going) stopped = true;
-      else rowsIn += to - from;
-    }
-  };
-  // Every lane is over before the planning is ended or failed: none is left inserting behind it.
-  const lanes = await Promise.allSettled(Array.from({ length: insertLanes(db) }, lane));
-  const failed = lanes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-  if (failed) {
-    const reason = failed.reason instanceof Error ? failed.reason.message : String(failed.reason);
-    await failPlanning(db, {
-      userId,
-      runId,
-      error:
-        `Planning failed after ${(rowsIn * cellsPerRow).toLocaleString("en")} of ${(run.rowCount * cellsPerRow).toLocaleString("en")} ` +
-        `cells were queued (${reason}). The cells that finished are kept; the rest were cancelled.`,
-    }).catch(() => {});
-    throw failed.reason;
-  }
-  await asUser(db, userId, (tx) => endPlanning(tx, { runId }));
-  // Its cells may all have finished before the last of them was added: nobody else would look.
-  await completeFinishedRuns(db, { runIds: [runId] });
+  const cells = (rows: number) => (rows * cellsPerRow).toLocaleString("en");
+  await planBehind(db, {
+    userId,
+    runId,
+    fromRow,
+    rowCount,
+    firstBatch: rowsPerBatch,
+    largestBatch: rowsPerBatch,
+    lanes: insertLanes(db),
+    insertBatch: (tx, { from, to }) => insertRunCells(tx, { runId, fromRow: from, toRow: to, trials, strictBudget, unannounced: true }),
+    why: (rowsIn, reason) =>
+      `Planning failed after ${cells(rowsIn)} of ${cells(rowCount)} cells were queued (${reason}). ` +
+      "The cells that finished are kept; the rest were cancelled.",
+  });
   await analyze(db);
 }
 
@@ -488,10 +462,4 @@ function datasetBatchEnd(rows: Array<Record<string, string>>, from: number): num
  */
 function insertLanes(db: Database): number {
   return db.kind === "postgres" ? 2 : 1;
-}
-
-// On PGlite each statement holds the thread: let requests that arrived meanwhile be read and
-// queue their queries ahead of the next batch (PGlite serves them in arrival order).
-function yieldToOthers(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

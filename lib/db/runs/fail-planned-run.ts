@@ -1,4 +1,5 @@
 import type { Queryable } from "../database";
+import { takesCellsSql } from "./takes-cells";
 
 /**
  * Fails a run that is still being planned, with the reason, as the calling user: a planned run,
@@ -9,7 +10,7 @@ import type { Queryable } from "../database";
 export async function failPlannedRun(tx: Queryable, { runId, error }: { runId: string; error: string }): Promise<boolean> {
   const { rowCount } = await tx.query(
     `update runs set status = 'failed', error = $2, finished_at = now(), planning = false
-      where id = $1 and (status = 'planned' or (planning and status in ('queued', 'running', 'paused')))`,
+      where id = $1 and ${takesCellsSql}`,
     [runId, error],
   );
   return rowCount > 0;

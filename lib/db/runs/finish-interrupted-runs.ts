@@ -1,5 +1,6 @@
 import type { Database } from "../database";
 import { cancelAllOpenCells } from "./cancel-open-cells";
+import { takesCellsSql } from "./takes-cells";
 
 /** Why a run was failed while it was planned. */
 export const interruptedPlanningError =
@@ -33,7 +34,7 @@ export async function finishInterruptedRuns(
   const { rows: failed } = await db.query<{ id: string }>(
     `update runs set status = 'failed', finished_at = now(), planning = false,
             error = case when not planning then $2 when kind = 'experiment' then $4 else $5 end
-      where (status = 'planned' or (planning and status in ('queued', 'running', 'paused')))
+      where ${takesCellsSql}
         and updated_at <= now() - make_interval(secs => $1::double precision / 1000)
         and ($3::timestamptz is null or created_at < $3::timestamptz)
       returning id`,

@@ -1,5 +1,6 @@
 import type { CellCounts, RunSummary } from "@/lib/api/types";
 import type { Queryable } from "../database";
+import { isStreaming } from "./takes-cells";
 
 const emptyCounts = (): CellCounts => ({
   queued: 0,
@@ -11,9 +12,6 @@ const emptyCounts = (): CellCounts => ({
   skipped: 0,
   cancelled: 0,
 });
-
-// A run that still takes cells (insert-run-cells.ts).
-const activeStatuses = new Set<RunSummary["status"]>(["queued", "running", "paused"]);
 
 const iso = (value: Date | string | null): string | null => (value == null ? null : new Date(value).toISOString());
 
@@ -74,7 +72,7 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
   // A workbench run being planned (create-run.ts, streamRest) has every row x column x trial
   // coming: those not in yet are queued as far as anyone reading this is concerned. Not once it is
   // cancelled or failed (its planner stops at its next batch): they will never be.
-  if (row.planning && row.kind === "workbench" && activeStatuses.has(row.status)) {
+  if (row.kind === "workbench" && isStreaming(row)) {
     const cellsIn = Object.values(counts).reduce((sum, n) => sum + n, 0);
     counts.queued += Math.max(0, row.row_count * row.columns.length * row.trials - cellsIn);
   }

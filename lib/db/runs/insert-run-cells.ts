@@ -1,4 +1,5 @@
 import type { Queryable } from "../database";
+import { takesCellsSql } from "./takes-cells";
 
 /** Thrown (so that the batch's transaction rolls back) when the run stopped being planned mid-batch. */
 export class PlanningStopped extends Error {
@@ -7,10 +8,6 @@ export class PlanningStopped extends Error {
     this.name = "PlanningStopped";
   }
 }
-
-// A run takes cells while it is planned, or while its first cells run and the rest are added
-// behind them (runs.planning, 0019): not once it is cancelled or failed.
-const takesCells = "(status = 'planned' or (planning and status in ('queued', 'running', 'paused')))";
 
 /**
  * Inserts the cells of rows fromRow..toRow-1 (x every column x trials) of a run being planned as
@@ -44,7 +41,7 @@ export async function insertRunCells(
     unannounced = false,
   }: { runId: string; fromRow: number; toRow: number; trials: number; strictBudget: boolean; unannounced?: boolean },
 ): Promise<boolean> {
-  const { rowCount: planned } = await tx.query(`select 1 from runs where id = $1 and ${takesCells}`, [runId]);
+  const { rowCount: planned } = await tx.query(`select 1 from runs where id = $1 and ${takesCellsSql}`, [runId]);
   if (planned === 0) return false;
   await tx.query(
     `insert into run_cells (run_id, column_id, column_index, row_index, trial, seq, status, finished_at, error_code, error_message)
@@ -59,7 +56,7 @@ export async function insertRunCells(
       order by r.i, col.column_index, t.i`,
     [runId, fromRow, toRow, trials, strictBudget, unannounced],
   );
-  const { rowCount } = await tx.query(`update runs set updated_at = now() where id = $1 and ${takesCells}`, [runId]);
+  const { rowCount } = await tx.query(`update runs set updated_at = now() where id = $1 and ${takesCellsSql}`, [runId]);
   if (rowCount === 0) throw new PlanningStopped(runId);
   return true;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from "../database";
+import { streamingSql } from "./takes-cells";
 
 /**
  * A run handed to the workers while its cells are still being added (runs.planning, see
@@ -15,7 +16,7 @@ import type { Queryable } from "../database";
  */
 export async function continuePlanning(tx: Queryable, { runId }: { runId: string }): Promise<{ datasetId: string } | null> {
   const { rows } = await tx.query<{ datasetId: string }>(
-    `update runs set updated_at = now() where id = $1 and planning and status in ('queued', 'running', 'paused')
+    `update runs set updated_at = now() where id = $1 and ${streamingSql}
      returning dataset_id as "datasetId"`,
     [runId],
   );
