@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CreateRunInput } from "@/lib/api/schemas";
+import type { Cell } from "@/lib/api/types";
 import { asUser } from "@/lib/db/as-user";
 import { findCachedResponses } from "@/lib/db/cache/response-cache";
 import { createMockProvider } from "@/lib/providers/mock-provider";
@@ -53,12 +54,21 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
     const cacheRows = async (userId: string) =>
       (
         await engine.db!.query<CacheRow & { cache_key: string; packed: boolean }>(
-          "select cache_key, cell_id, output_raw, output_z is not null as packed from response_cache where user_id = $1 order by created_at",
+          "select encode(cache_key, 'hex') as cache_key, cell_id, output_raw, output_z is not null as packed from response_cache where user_id = $1 order by created_at",
           [userId],
         )
       ).rows;
     const rowOfCell = async (cellId: string) => (await cacheRows(userA)).find((r) => r.cell_id === cellId)!;
     const rowOfKey = async (key: string) => (await cacheRows(userA)).filter((r) => r.cache_key === key);
+    // what a cache hit reports of the call that made the answer (0026: read from the cell, or from
+    // the row's own copy once the cell was asked again or deleted)
+    const theCall = (cell: Cell) => ({
+      tokensIn: cell.tokensIn,
+      tokensOut: cell.tokensOut,
+      tokensEstimated: cell.tokensEstimated,
+      latencyMs: cell.latencyMs,
+      finishReason: cell.finishReason,
+    });
 
     it("stores no copy of a fresh answer, and answers the next run from the cell", async (context) => {
       const db = engine.db;
@@ -70,7 +80,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       expect(row).toMatchObject({ cell_id: cell.id, output_raw: null });
 
       const again = await runToEnd({ db, providers }, { userId: userA, input: input("tides") });
-      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output, ...theCall(cell) });
     });
 
     it("keeps the cached answer when its cell is asked again and the new attempt fails", async (context) => {
@@ -94,7 +104,8 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
       expect(await rowOfKey(key)).toEqual([expect.objectContaining({ cell_id: null, output_raw: null, packed: true })]);
 
       const again = await runToEnd({ db, providers }, { userId: userA, input: input(long("storms")) });
-      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output });
+      // with the first call's tokens and latency, which the row copied from the cell with its answer
+      expect(again.cells[0]).toMatchObject({ cached: true, output: cell.output, ...theCall(cell) });
     });
 
     it("points the row at the cell again when the cell is asked again and answers", async (context) => {
@@ -129,7 +140,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
         [long("sleet"), second],
       ] as const) {
         const again = await runToEnd({ db, providers }, { userId: userA, input: input(topic) });
-        expect(again.cells[0]).toMatchObject({ cached: true, output: before.cells[0].output });
+        expect(again.cells[0]).toMatchObject({ cached: true, output: before.cells[0].output, ...theCall(before.cells[0]) });
       }
     });
 
@@ -142,10 +153,7 @@ export function describeCacheNamesCell(label: string, create: () => Promise<Test
 
       // userB writes a row of their own (RLS allows it) under userA's key, naming userA's cell
       await asUser(db, userB, (tx) =>
-        tx.query("insert into response_cache (cache_key, provider, model, cell_id) values ($1, 'mock', 'echo', $2)", [
-          owned.cache_key,
-          cell.id,
-        ]),
+        tx.query("insert into response_cache (cache_key, cell_id) values (parallaxr_cache_key($1), $2)", [owned.cache_key, cell.id]),
       );
       const looked = await findCachedResponses(db, { userId: userB, keys: [owned.cache_key] });
       expect(looked.size).toBe(0);

@@ -5,8 +5,11 @@ import type { Executor } from "@/lib/db/database";
 import { createEval } from "@/lib/engine/create-eval";
 import { userA, userB, type TestDatabase } from "../helpers/databases";
 
-/** Each table with an update that changes nothing important, to try from both sides. */
-const tables: Array<{ table: string; update: string }> = [
+/**
+ * Each table with an update that changes nothing important, to try from both sides, and how one
+ * of its rows is named (its id, unless said: response_cache's rows are named by their key).
+ */
+const tables: Array<{ table: string; update: string; key?: string }> = [
   { table: "prompts", update: "name = name || '!'" },
   { table: "prompt_versions", update: "name = name || '!'" },
   { table: "datasets", update: "name = name || '!'" },
@@ -15,7 +18,7 @@ const tables: Array<{ table: string; update: string }> = [
   { table: "runs", update: "name = 'changed'" },
   { table: "run_columns", update: "label = 'changed'" },
   { table: "run_cells", update: "manual_grade = 1" },
-  { table: "response_cache", update: "latency_ms = 1" },
+  { table: "response_cache", update: "latency_ms = 1", key: "encode(cache_key, 'hex')" },
   { table: "pricing", update: "source = 'changed'" },
   { table: "provider_keys", update: "last4 = 'zzzz'" },
   { table: "api_tokens", update: "name = 'changed'" },
@@ -53,7 +56,7 @@ async function seedEveryTable(tx: Executor): Promise<Record<string, string>> {
     [ids.runs, ids.run_columns, ids.prompt_versions],
   );
   ids.response_cache = await one(
-    "insert into response_cache (cache_key, provider, model, output_raw) values ('k', 'mock', 'echo', 'out') returning id",
+    "insert into response_cache (cache_key, output_raw) values (parallaxr_cache_key(gen_random_uuid()::text), 'out') returning encode(cache_key, 'hex') as id",
   );
   ids.pricing = await one(
     "insert into pricing (provider, model, input_per_mtok, output_per_mtok) values ('mock', 'echo', 0, 0) returning id",
@@ -96,14 +99,14 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       }
     });
 
-    for (const { table, update } of tables) {
+    for (const { table, update, key = "id" } of tables) {
       it(`${table}: the owner sees, changes and deletes their row`, async (context) => {
         if (!test) return context.skip();
         await asUser(test.db, userA, async (tx) => {
-          expect((await tx.query(`select id from ${table} where id = $1`, [owned[table]])).rows).toHaveLength(1);
-          expect((await tx.query(`update ${table} set ${update} where id = $1`, [owned[table]])).rowCount).toBe(1);
+          expect((await tx.query(`select ${key} from ${table} where ${key} = $1`, [owned[table]])).rows).toHaveLength(1);
+          expect((await tx.query(`update ${table} set ${update} where ${key} = $1`, [owned[table]])).rowCount).toBe(1);
           // delete inside a savepoint-free check: roll the whole transaction back afterwards
-          expect((await tx.query(`delete from ${table} where id = $1`, [owned[table]])).rowCount).toBe(1);
+          expect((await tx.query(`delete from ${table} where ${key} = $1`, [owned[table]])).rowCount).toBe(1);
           throw new RollBack();
         }).catch((error) => {
           if (!(error instanceof RollBack)) throw error;
@@ -113,19 +116,19 @@ export function describeRls(label: string, create: () => Promise<TestDatabase | 
       it(`${table}: another user can neither see, change, delete nor forge the owner's row`, async (context) => {
         if (!test) return context.skip();
         await asUser(test.db, userB, async (tx) => {
-          expect((await tx.query(`select id from ${table}`)).rows).toHaveLength(0);
-          expect((await tx.query(`update ${table} set ${update} where id = $1`, [owned[table]])).rowCount).toBe(0);
-          expect((await tx.query(`delete from ${table} where id = $1`, [owned[table]])).rowCount).toBe(0);
+          expect((await tx.query(`select ${key} from ${table}`)).rows).toHaveLength(0);
+          expect((await tx.query(`update ${table} set ${update} where ${key} = $1`, [owned[table]])).rowCount).toBe(0);
+          expect((await tx.query(`delete from ${table} where ${key} = $1`, [owned[table]])).rowCount).toBe(0);
         });
         // writing a row in the owner's name is refused
         await expect(
-          asUser(test.db, userB, (tx) => tx.query(`update ${table} set user_id = $1 where id = $2`, [userA, owned[table]])),
+          asUser(test.db, userB, (tx) => tx.query(`update ${table} set user_id = $1 where ${key} = $2`, [userA, owned[table]])),
         ).resolves.toMatchObject({ rowCount: 0 });
         await expect(
           asUser(test.db, userB, (tx) => tx.query(`insert into prompts (user_id, name) values ($1, 'forged')`, [userA])),
         ).rejects.toThrow(/row-level security/);
         // the owner's row is untouched
-        const still = await asUser(test.db, userA, (tx) => tx.query(`select id from ${table} where id = $1`, [owned[table]]));
+        const still = await asUser(test.db, userA, (tx) => tx.query(`select ${key} from ${table} where ${key} = $1`, [owned[table]]));
         expect(still.rows).toHaveLength(1);
       });
     }

@@ -65,10 +65,12 @@ export async function applyRunAction(tx: Queryable, { id, action }: { id: string
  * Returns false when the cell is not the caller's (or not in that run).
  */
 export async function requeueCell(tx: Queryable, { runId, cellId }: { runId: string; cellId: string }): Promise<boolean> {
-  // The cache rows that read their answer from this cell keep a copy of it first: the new attempt
-  // may fail and take the answer with it (0022_smaller_cells.sql).
+  // The cache rows that read their answer (and its tokens, latency and cost) from this cell keep a
+  // copy of it first: the new attempt may fail and take the answer with it (0022, 0026).
   await tx.query(
-    `update response_cache r set output_raw = c.output_raw, output_z = c.output_z, cell_id = null
+    `update response_cache r set output_raw = c.output_raw, output_z = c.output_z, cell_id = null,
+            tokens_in = c.tokens_in, tokens_out = c.tokens_out, tokens_estimated = c.tokens_estimated,
+            latency_ms = c.latency_ms, cost_usd = c.cost_usd, finish_reason = c.finish_reason
        from run_cells c
       where c.id = $1 and c.run_id = $2 and c.status not in ('queued', 'running')
         and (c.output_raw is not null or c.output_z is not null)
