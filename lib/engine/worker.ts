@@ -9,6 +9,7 @@ import { finishInterruptedRuns } from "@/lib/db/runs/finish-interrupted-runs";
 import { loadRunSettings, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { recordContextWindow } from "@/lib/db/runs/record-context-window";
 import { completeFinishedRuns, listActiveRunIds } from "@/lib/db/runs/run-lifecycle";
+import { createRunVacuum } from "@/lib/db/vacuum-after-runs";
 import { createWalCheckpointer } from "@/lib/db/wal-checkpoints";
 import { applicablePrice } from "./applicable-price";
 import type { ProviderRegistry } from "@/lib/providers/registry";
@@ -127,6 +128,8 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   };
   // PGlite never checkpoints on its own: the sweep does, as its write-ahead log grows.
   const checkpointer = createWalCheckpointer(db, { onError });
+  // The dead versions of a run's cells go to the next run's (vacuum-after-runs.ts).
+  const vacuum = createRunVacuum(db, { onError });
   // Runs to claim from; re-read when a run notice arrives and on each poll, not on every tick.
   let activeRuns: string[] | null = null;
   // Batch runs' cells (image jobs) and their run.json, rewritten after each save of their results.
@@ -261,6 +264,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
             throw error;
           });
           journal?.saved(unsaved);
+          vacuum.saved(unsaved.length);
           unsaved = [];
           if (exhausted) maybeFinished.add(runId);
           if (cells.length === 0) continue;
@@ -294,6 +298,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
           throw error;
         });
         journal?.saved(unsaved);
+        vacuum.saved(unsaved.length);
         unsaved = [];
       }
       failedSaves = 0;
@@ -327,7 +332,10 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       settingsByRun.delete(runId);
       maybeFinished.delete(runId);
     }
-    if (done.length > 0) activeRuns = null;
+    if (done.length > 0) {
+      activeRuns = null;
+      vacuum.runsEnded();
+    }
     inBackground(batches.ended(done));
   }
 
@@ -507,7 +515,12 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       // came back short, are completed here.
       lastSweep = time;
       inBackground(recoverLeftovers());
-      inBackground(completeFinishedRuns(db, { runIds: null }).then((done) => batches.ended(done)));
+      inBackground(
+        completeFinishedRuns(db, { runIds: null }).then((done) => {
+          if (done.length > 0) vacuum.runsEnded();
+          return batches.ended(done);
+        }),
+      );
       inBackground(checkpointer.checkIfDue());
       inBackground(finishInterruptedRuns(db, { staleMs: plannedStaleMs, leftovers: false }).then((failed) => batches.ended(failed)));
     }
@@ -558,6 +571,7 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
       await releaseLeases(db, { workerId: id }).catch(onError);
       while (background.size > 0) await Promise.all(background);
       await checkpointer.idle();
+      await vacuum.idle();
       journal?.close();
     },
   };
