@@ -2,6 +2,7 @@ import { detectExpectedOutput, validateOutput } from "@/lib/core/expected-output
 import { estimateTokens } from "@/lib/core/tokens";
 import { renderTemplate } from "@/lib/core/template";
 import type { CachedResponse } from "@/lib/db/cache/response-cache";
+import { NO_PRICE, WINDOW_UNKNOWN } from "@/lib/db/cells/column-warnings";
 import type { CellResult } from "@/lib/db/cells/save-cell-results";
 import { priceKey, type RunSettings } from "@/lib/db/runs/load-run-settings";
 import { ProviderError } from "@/lib/providers/provider-error";
@@ -97,7 +98,7 @@ export async function executeCell(
       const size = await window;
       const inputTokens = estimateTokens(prepared.input);
       if (size == null) {
-        warnings.push(`Context window unknown for model ${cell.model}`);
+        warnings.push(WINDOW_UNKNOWN);
       } else if (inputTokens > size) {
         throw new ProviderError({
           code: "context_overflow",
@@ -114,8 +115,8 @@ export async function executeCell(
   }
   const { answer, costUsd } = call;
   const validation = validateOutput(answer.text, expected);
-  const costWarning =
-    costUsd == null ? [`No price for ${cell.provider}/${cell.model}: the cost is unknown (not 0). Set one in Settings -> Prices.`] : [];
+  // Both are facts of the column: stored as codes, spelled out with its model when read (column-warnings.ts).
+  const costWarning = costUsd == null ? [NO_PRICE] : [];
   const allWarnings = [...warnings, ...answer.warnings, ...costWarning];
   const status = !validation.ok ? "malformed" : allWarnings.length > 0 ? "warning" : "ok";
   const graded = await gradeCell(deps, settings, prepared, {

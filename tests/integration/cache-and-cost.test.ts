@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { asUser } from "@/lib/db/as-user";
 import { clearResponseCache } from "@/lib/db/cache/response-cache";
 import { listUserPrices, recordFetchedPrices } from "@/lib/db/pricing/pricing";
-import { getRun, rerunCell } from "@/lib/services/runs";
+import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
+import { getRun, getRunCell, rerunCell } from "@/lib/services/runs";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import type { TextProvider } from "@/lib/providers/types";
@@ -167,6 +168,33 @@ describe("response cache, re-runs and cost", () => {
     expect(mystery.warnings).toContain("Context window unknown for model mystery");
     // the model that could not fit was never called
     expect(windowedCalls).toHaveLength(2);
+  });
+
+  it("stores a column's warnings as codes in each cell, and every reader spells them out with its model", async () => {
+    const run = await runToEnd(userB, {
+      prompt: "Column warnings {{n}}",
+      rows: [{ n: "1" }, { n: "2" }],
+      models: [{ provider: "windowed", model: "mystery" }],
+      cache: false,
+    });
+    // windowed/mystery has neither a known window nor a price
+    const spelled = [
+      "Context window unknown for model mystery",
+      "No price for windowed/mystery: the cost is unknown (not 0). Set one in Settings -> Prices.",
+    ];
+    expect(run.cells.map((cell) => [cell.status, cell.warnings])).toEqual([
+      ["warning", spelled],
+      ["warning", spelled],
+    ]);
+    const stored = await test.db.query<{ warnings: string[] }>("select warnings from run_cells where run_id = $1", [run.id]);
+    expect(stored.rows.map((row) => row.warnings)).toEqual([
+      ["@window-unknown", "@no-price"],
+      ["@window-unknown", "@no-price"],
+    ]);
+    // one cell in full, and the events stream's reader
+    expect((await getRunCell({ db: test.db }, { userId: userB, runId: run.id, cellId: run.cells[0].id })).warnings).toEqual(spelled);
+    const changes = await asUser(test.db, userB, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0 }));
+    expect(changes.map((cell) => cell.warnings)).toEqual([spelled, spelled]);
   });
 
   it("prices runs by a vendor's fetched prices, which never replace a price the user set", async () => {

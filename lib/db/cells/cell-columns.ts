@@ -1,4 +1,5 @@
 import type { Cell } from "@/lib/api/types";
+import { hasColumnWarnings, spellColumnWarnings, type ColumnModels } from "./column-warnings";
 import { leftChars, packedColumn, unpackAnswer } from "./packed-answer";
 
 /**
@@ -57,8 +58,22 @@ export interface CellRow {
   grader_cost_usd: number | null;
 }
 
-/** A run_cells row as the API sends a cell; outputChars as given to cellColumns. */
-export function toCell(row: CellRow, outputChars: number | null): Cell {
+/**
+ * The rows of one run's cells as the API sends them (toCell), the column warnings they store as
+ * codes spelled out with their columns' models (column-warnings.ts): models() is asked only when
+ * a row has one.
+ */
+export async function toCells(rows: CellRow[], outputChars: number | null, models: () => Promise<ColumnModels>): Promise<Cell[]> {
+  const columns = rows.some((row) => hasColumnWarnings(row.warnings)) ? await models() : null;
+  return rows.map((row) => {
+    const cell = toCell(row, outputChars);
+    if (columns && hasColumnWarnings(cell.warnings)) cell.warnings = spellColumnWarnings(cell.warnings, columns.get(row.column_index));
+    return cell;
+  });
+}
+
+/** A run_cells row as the API sends a cell, its warnings as stored (toCells spells them out); outputChars as given to cellColumns. */
+function toCell(row: CellRow, outputChars: number | null): Cell {
   let raw = row.output_raw;
   let truncated = row.output_truncated;
   if (row.output_z !== null) {

@@ -1,6 +1,7 @@
 import type { Cell } from "@/lib/api/types";
 import type { Queryable } from "../database";
-import { cellColumns, toCell, type CellRow } from "./cell-columns";
+import { cellColumns, toCells, type CellRow } from "./cell-columns";
+import { columnModelsOf } from "./column-warnings";
 
 /** Cells of a run changed after the cursor seq, oldest change first, at most limit of them. */
 export async function listCellChanges(
@@ -11,5 +12,5 @@ export async function listCellChanges(
     `select ${cellColumns(outputChars)} from run_cells where run_id = $1 and seq > $2 order by seq limit $3`,
     [runId, afterSeq, limit],
   );
-  return rows.map((row) => toCell(row, outputChars));
+  return toCells(rows, outputChars, columnModelsOf(tx, runId));
 }

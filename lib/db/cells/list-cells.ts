@@ -1,6 +1,7 @@
 import type { Cell } from "@/lib/api/types";
 import type { Queryable } from "../database";
-import { cellColumns, toCell, type CellRow } from "./cell-columns";
+import { cellColumns, toCells, type CellRow } from "./cell-columns";
+import { columnModelsOf } from "./column-warnings";
 
 /**
  * About how many cells one statement reads. PGlite's WebAssembly memory only grows: a statement
@@ -30,6 +31,7 @@ export async function listCells(
   const cellsPerRow = Number(shape[0].cells) / (lastRow + 1);
   const rowsPerRead = Math.max(1, Math.floor(cellsPerRead / Math.max(1, cellsPerRow)));
   const cells: Cell[] = [];
+  const models = columnModelsOf(tx, runId);
   for (let fromRow = 0; fromRow <= lastRow; fromRow += rowsPerRead) {
     const { rows } = await tx.query<{ cells: string | null }>(
       `select json_agg(c order by c.row_index, c.column_index, c.variant, c.trial)::text as cells
@@ -37,7 +39,7 @@ export async function listCells(
                 where run_id = $1 and row_index >= $2 and row_index < $3) c`,
       [runId, fromRow, fromRow + rowsPerRead],
     );
-    if (rows[0]?.cells) for (const row of JSON.parse(rows[0].cells) as CellRow[]) cells.push(toCell(row, outputChars));
+    if (rows[0]?.cells) cells.push(...(await toCells(JSON.parse(rows[0].cells) as CellRow[], outputChars, models)));
   }
   return cells;
 }
