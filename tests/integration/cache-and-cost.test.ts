@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asUser } from "@/lib/db/as-user";
+import { asUser, readAsUser } from "@/lib/db/as-user";
 import { clearResponseCache } from "@/lib/db/cache/response-cache";
 import { listUserPrices, recordFetchedPrices } from "@/lib/db/pricing/pricing";
 import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
@@ -193,7 +193,8 @@ describe("response cache, re-runs and cost", () => {
     ]);
     // one cell in full, and the events stream's reader
     expect((await getRunCell({ db: test.db }, { userId: userB, runId: run.id, cellId: run.cells[0].id })).warnings).toEqual(spelled);
-    const changes = await asUser(test.db, userB, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0 }));
+    // (as the stream reads them: every statement sent at once, readAsUser)
+    const changes = await readAsUser(test.db, userB, (tx) => listCellChanges(tx, { runId: run.id, afterSeq: 0 }));
     expect(changes.map((cell) => cell.warnings)).toEqual([spelled, spelled]);
   });
 
