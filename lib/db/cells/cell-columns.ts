@@ -67,8 +67,7 @@ export async function toCells(rows: CellRow[], outputChars: number | null, model
   const columns = rows.some((row) => hasColumnWarnings(row.warnings)) ? await models() : null;
   return rows.map((row) => {
     const cell = toCell(row, outputChars);
-    if (columns && hasColumnWarnings(cell.warnings)) cell.warnings = spellColumnWarnings(cell.warnings, columns.get(row.column_index));
-    return cell;
+    return columns ? { ...cell, warnings: spellColumnWarnings(cell.warnings, columns.get(row.column_index)) } : cell;
   });
 }
 
