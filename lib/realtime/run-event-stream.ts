@@ -2,9 +2,9 @@ import type { RunSummary } from "@/lib/api/types";
 import { finishedRunStatuses } from "@/lib/api/types";
 import { readAsUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
-import { listCellChanges } from "@/lib/db/cells/list-cell-changes";
+import { readRunChanges } from "@/lib/db/cells/list-cell-changes";
+import { readColumnModels, type ColumnModels } from "@/lib/db/cells/column-warnings";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
-import { getRunState } from "@/lib/db/runs/get-run-state";
 import type { NotificationHub } from "./notification-hub";
 
 const pageSize = 500;
@@ -48,6 +48,14 @@ export function createRunEventStream(input: {
   let cursor = input.afterSeq;
   let wake: (() => void) | null = null;
   let dirty = true;
+  // The run's columns never change: their models (which spell out the cells' column warnings)
+  // are read once, when a cell first has such a warning (again after a failed read).
+  let columnModels: Promise<ColumnModels> | null = null;
+  const models = () =>
+    (columnModels ??= readAsUser(db, userId, (tx) => readColumnModels(tx, runId)).catch((error: unknown) => {
+      columnModels = null;
+      throw error;
+    }));
 
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -72,13 +80,10 @@ export function createRunEventStream(input: {
           if (sinceRead < minReadIntervalMs) await abortableDelay(minReadIntervalMs - sinceRead, signal);
           readAt = Date.now();
           dirty = false;
-          // The new cells and the run's status in one snapshot, sent to the database together
-          // (readAsUser: on PGlite the worker's saves and claims do not wait on this thread's turns).
-          const [cells, state] = await readAsUser(db, userId, (tx) =>
-            Promise.all([
-              listCellChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null }),
-              getRunState(tx, { id: runId }),
-            ]),
+          // The new cells and the run's status in one statement (readAsUser: on PGlite the
+          // worker's saves and claims do not wait on this thread's turns).
+          const { cells, state } = await readAsUser(db, userId, (tx) =>
+            readRunChanges(tx, { runId, afterSeq: cursor, limit: pageSize, outputChars: input.outputChars ?? null, models }),
           );
           const status = state?.status ?? null;
           // The summary aggregates over all the run's cells: while cells stream it is read at most

@@ -48,7 +48,7 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
       // its reads go to the database as batches: none holds PGlite's connection across this thread's turns
       transaction: () => Promise.reject(new Error("the events stream opened a transaction")),
       batch: (statements) => {
-        if (statements.some(({ sql }) => /from run_cells where run_id = \$1 and seq > \$2/.test(sql))) counts.reads++;
+        if (statements.some(({ sql }) => /from run_cells\s+where run_id = \$1 and seq > \$2/.test(sql))) counts.reads++;
         if (statements.some(({ sql }) => /^\s*select r\.id, r\.kind, r\.status/.test(sql))) counts.summaries++;
         return test.db.batch(statements);
       },

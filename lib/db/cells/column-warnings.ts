@@ -35,11 +35,14 @@ export function spellColumnWarnings(warnings: string[], column: { provider: stri
 /** The models of a run's columns, read once and only when first asked for. */
 export function columnModelsOf(tx: Queryable, runId: string): () => Promise<ColumnModels> {
   let read: Promise<ColumnModels> | null = null;
-  return () =>
-    (read ??= tx
-      .query<{ column_index: number; provider: string; model: string }>(
-        "select column_index, provider, model from run_columns where run_id = $1",
-        [runId],
-      )
-      .then(({ rows }) => new Map(rows.map((row) => [row.column_index, { provider: row.provider, model: row.model }]))));
+  return () => (read ??= readColumnModels(tx, runId));
+}
+
+/** The models of a run's columns, by column index (they never change once the run is created). */
+export async function readColumnModels(tx: Queryable, runId: string): Promise<ColumnModels> {
+  const { rows } = await tx.query<{ column_index: number; provider: string; model: string }>(
+    "select column_index, provider, model from run_columns where run_id = $1",
+    [runId],
+  );
+  return new Map(rows.map((row) => [row.column_index, { provider: row.provider, model: row.model }]));
 }
