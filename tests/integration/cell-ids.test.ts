@@ -62,6 +62,34 @@ describe.each(testBackends)("cell ids on %s", (_name, create) => {
     for (const id of second) expect(id > latestOfFirst).toBe(true);
   });
 
+  it("are drawn once per statement and rise in the order of the run's grid, trials and columns included", async (context) => {
+    if (!test) return context.skip();
+    const run = await createRun(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "grid {{n}}",
+          rows: Array.from({ length: 40 }, (_, n) => ({ n: String(n) })),
+          models: ["echo", "fast", "slow"].map((model) => ({ provider: "mock", model })),
+          trials: 3,
+          cache: false,
+        },
+      },
+    );
+    const { rows: cells } = await test.db.query<{ id: string }>(
+      "select id::text as id from run_cells where run_id = $1 order by row_index, column_index, trial",
+      [run.id],
+    );
+    const ids = cells.map((cell) => cell.id);
+    expect(ids).toHaveLength(40 * 3 * 3);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(version7);
+    // One statement's ids share their first 24 hex digits (0028) and end with the cell's number in it.
+    expect(new Set(ids.map((id) => id.replaceAll("-", "").slice(0, 24))).size).toBe(1);
+    expect(ids.map((id) => parseInt(id.replaceAll("-", "").slice(24), 16))).toEqual(ids.map((_, n) => n));
+  });
+
   it("are also those of a run's inline rows", async (context) => {
     if (!test) return context.skip();
     const db = test.db;

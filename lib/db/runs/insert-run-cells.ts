@@ -43,14 +43,21 @@ export async function insertRunCells(
 ): Promise<boolean> {
   const { rowCount: planned } = await tx.query(`select 1 from runs where id = $1 and ${takesCellsSql}`, [runId]);
   if (planned === 0) return false;
+  // Each cell's id is the statement's prefix and the cell's number in the statement, and its user
+  // the caller, both drawn once (0028_cell_ids_per_statement.sql) rather than by each row's defaults.
   await tx.query(
-    `insert into run_cells (run_id, column_id, column_index, row_index, trial, seq, status, finished_at, error_code, error_message)
-     select $1, col.id, col.column_index, r.i, t.i, case when $6::boolean then 0 else nextval('run_cells_seq') end,
+    `with ids as materialized (
+       select parallaxr_uuid7_prefix() as prefix, auth.uid() as user_id,
+              (select max(column_index) + 1 from run_columns where run_id = $1) as columns)
+     insert into run_cells (id, user_id, run_id, column_id, column_index, row_index, trial, seq, status, finished_at, error_code, error_message)
+     select (ids.prefix || lpad(to_hex((((r.i - $2::int)::bigint * ids.columns + col.column_index) * $4::int + t.i)), 8, '0'))::uuid,
+            ids.user_id, $1, col.id, col.column_index, r.i, t.i, case when $6::boolean then 0 else nextval('run_cells_seq') end,
             case when skip then 'skipped' else 'queued' end,
             case when skip then now() end,
             case when skip then 'budget' end,
             case when skip then format('Skipped: budget mode strict, and %s/%s (or the model grading it) has no price or no output estimate. Set a price in Settings -> Prices, or maxTokens.', col.provider, col.model) end
-       from generate_series($2::int, $3::int - 1) as r(i)
+       from ids
+       cross join generate_series($2::int, $3::int - 1) as r(i)
        cross join (select c.*, ($5::boolean and c.estimated_cost_per_cell is null) as skip from run_columns c where c.run_id = $1) col
        cross join generate_series(0, $4::int - 1) as t(i)
       order by r.i, col.column_index, t.i`,
