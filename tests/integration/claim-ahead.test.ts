@@ -132,6 +132,12 @@ describe("claiming ahead", () => {
           },
         );
         expect(finished.counts.ok).toBe(1000);
+        // every held cell that was called was marked started, though marks alone wait for the next write
+        const { rows: unmarked } = await test.db.query<{ n: number }>(
+          "select count(*)::int as n from run_cells where run_id = $1 and held",
+          [finished.id],
+        );
+        expect(unmarked[0].n).toBe(0);
       }
       expect(mock.stats().calls).toBe(3000);
     } finally {
