@@ -1,9 +1,10 @@
 import type { Database } from "@/lib/db/database";
 
-/** What a cell or run notice carries (0004_realtime.sql). */
+/** What a cell or run notice carries (0004_realtime.sql), and which of the two it is (its channel). */
 export interface RunNotice {
   runId: string;
   status?: string;
+  kind: "cell" | "run";
 }
 
 /** One LISTEN per channel per process, fanned out to the subscribers of each run. */
@@ -16,16 +17,16 @@ export interface NotificationHub {
 /** Starts listening on the cell and run channels of db. */
 export async function createNotificationHub(db: Database): Promise<NotificationHub> {
   const subscribers = new Map<string, Set<(notice: RunNotice) => void>>();
-  const dispatch = (payload: string) => {
+  const dispatch = (kind: RunNotice["kind"]) => (payload: string) => {
     let notice: RunNotice;
     try {
-      notice = JSON.parse(payload) as RunNotice;
+      notice = { ...(JSON.parse(payload) as Omit<RunNotice, "kind">), kind };
     } catch {
       return;
     }
     for (const subscriber of subscribers.get(notice.runId) ?? []) subscriber(notice);
   };
-  const stops = [await db.listen("parallaxr_cells", dispatch), await db.listen("parallaxr_runs", dispatch)];
+  const stops = [await db.listen("parallaxr_cells", dispatch("cell")), await db.listen("parallaxr_runs", dispatch("run"))];
   return {
     subscribe(runId, onNotice) {
       let set = subscribers.get(runId);

@@ -17,7 +17,9 @@ const heartbeatMs = 15_000;
 // A busy run changes hundreds of cells a second, each with a notice. Reading at most this often
 // sends them in batches and leaves the database to the worker; a browser applies updates once per
 // frame anyway. 100 ms put a finished cell on the page 250 ms (p95) after its save at 64 wide on
-// PGlite; 40 ms, 172 ms, with the run no slower (bench/README.md, "Claiming ahead").
+// PGlite; 40 ms, 172 ms, with the run no slower (bench/README.md, "Claiming ahead"). A change of
+// the run's status (paused, resumed, over) is read at once: a follower waiting for run-end (the
+// CLI, a script) heard of a run's end up to this much later.
 const minReadIntervalMs = 40;
 // The run's summary aggregates over all its cells: read it at most this often while cells stream.
 const summaryIntervalMs = 1_000;
@@ -39,6 +41,8 @@ export function createRunEventStream(input: {
   signal: AbortSignal;
   /** Called once when the stream has ended, whichever way (run over, error, client gone). */
   onClose?: () => void;
+  /** The least time between two reads while cells change (the tests lengthen it). */
+  minReadIntervalMs?: number;
 }): ReadableStream<Uint8Array> {
   const { db, notifications, userId, runId } = input;
   // The client going away (the request's signal) or the body being cancelled both end the loop.
@@ -48,6 +52,10 @@ export function createRunEventStream(input: {
   let cursor = input.afterSeq;
   let wake: (() => void) | null = null;
   let dirty = true;
+  // The run's status changed since the last read: the next one does not wait for its interval.
+  let urgent = false;
+  let hurry: (() => void) | null = null;
+  const readInterval = input.minReadIntervalMs ?? minReadIntervalMs;
   // The run's columns never change: their models (which spell out the cells' column warnings)
   // are read once, when a cell first has such a warning (again after a failed read).
   let columnModels: Promise<ColumnModels> | null = null;
@@ -60,8 +68,12 @@ export function createRunEventStream(input: {
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       const send = (text: string) => controller.enqueue(encoder.encode(text));
-      const unsubscribe = notifications.subscribe(runId, () => {
+      const unsubscribe = notifications.subscribe(runId, (notice) => {
         dirty = true;
+        if (notice.kind === "run") {
+          urgent = true;
+          hurry?.();
+        }
         wake?.();
       });
       const heartbeat = setInterval(() => send(": ping\n\n"), heartbeatMs);
@@ -77,9 +89,13 @@ export function createRunEventStream(input: {
         send("retry: 1000\n\n");
         while (!signal.aborted) {
           const sinceRead = Date.now() - readAt;
-          if (sinceRead < minReadIntervalMs) await abortableDelay(minReadIntervalMs - sinceRead, signal);
+          if (sinceRead < readInterval && !urgent) {
+            await abortableDelay(readInterval - sinceRead, signal, (cut) => (hurry = cut));
+            hurry = null;
+          }
           readAt = Date.now();
           dirty = false;
+          urgent = false;
           // The new cells and the run's status in one statement (readAsUser: on PGlite the
           // worker's saves and claims do not wait on this thread's turns).
           const { cells, state } = await readAsUser(db, userId, (tx) =>
@@ -162,7 +178,8 @@ export function createRunEventStream(input: {
   });
 }
 
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits ms, or less if the signal aborts or the function handed to onCut is called. */
+function abortableDelay(ms: number, signal: AbortSignal, onCut: (cut: () => void) => void): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -171,6 +188,7 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
     signal.addEventListener("abort", done);
+    onCut(done);
   });
 }
 

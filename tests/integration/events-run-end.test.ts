@@ -41,7 +41,7 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
     });
 
   /** The stream of a run on a database that counts its reads (of new cells) and summaries read. */
-  function follow(runId: string, signal = new AbortController().signal) {
+  function follow(runId: string, signal = new AbortController().signal, minReadIntervalMs?: number) {
     const counts = { reads: 0, summaries: 0 };
     const counted: Database = {
       ...test.db,
@@ -53,7 +53,7 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
         return test.db.batch(statements);
       },
     };
-    const stream = createRunEventStream({ db: counted, notifications, userId: localUserId, runId, afterSeq: 0, signal });
+    const stream = createRunEventStream({ db: counted, notifications, userId: localUserId, runId, afterSeq: 0, signal, minReadIntervalMs });
     return { reader: stream.getReader(), counts };
   }
 
@@ -94,6 +94,30 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
     while (!/"status":"paused"/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     expect(counts.summaries).toBe(2);
     stop.abort();
+  });
+
+  it("reads a change of the run's status at once, not after the least time between reads", async () => {
+    const { runId, cellIds } = await runningRun();
+    // Reads while cells change are at most one a minute here: only a run's notice may cut that short.
+    const { reader, counts } = follow(runId, new AbortController().signal, 60_000);
+    let text = "";
+    while (!text.includes("event: run-update")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(counts.reads).toBe(1);
+
+    // As a worker ends a run: its last cells saved, then the run's status in a statement of its own.
+    await asUser(test.db, localUserId, (tx) =>
+      tx.query("update run_cells set status = 'ok', output_raw = 'done', finished_at = now() where id = any($1::uuid[])", [cellIds]),
+    );
+    await asUser(test.db, localUserId, (tx) =>
+      tx.query("update runs set status = 'completed', finished_at = now() where id = $1", [runId]),
+    );
+    const started = Date.now();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    expect(text.match(/event: cell-update/g)).toHaveLength(6);
+    expect(text).toMatch(/event: run-end\ndata: \{[^\n]*"status":"completed"/);
+    expect(counts.reads).toBe(2);
+    // (before, the stream waited out the minute: the test's own timeout failed it)
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("sends run-end with the last call of a cancelled run that was still in flight", async () => {
