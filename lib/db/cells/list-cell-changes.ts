@@ -1,6 +1,6 @@
 import type { Cell, RunStatus } from "@/lib/api/types";
 import type { Queryable } from "../database";
-import { cellColumns, toCells, type CellRow } from "./cell-columns";
+import { cellColumns, cellsAsArrays, rowsFromArrays, toCells } from "./cell-columns";
 import { columnModelsOf, type ColumnModels } from "./column-warnings";
 
 /** Cells of a run changed after the cursor seq, oldest change first, at most limit of them. */
@@ -37,7 +37,7 @@ export async function readRunChanges(
 ): Promise<{ state: { status: RunStatus; planning: boolean } | null; cells: Cell[] }> {
   const { rows } = await tx.query<{ status: RunStatus; planning: boolean; cells: string | null }>(
     `select r.status, r.planning,
-            (select json_agg(c order by c.seq)::text
+            (select ${cellsAsArrays("c", "c.seq")}::text
                from (select ${cellColumns(outputChars)} from run_cells
                       where run_id = $1 and seq > $2 order by seq limit $3) c) as cells
        from runs r where r.id = $1`,
@@ -45,6 +45,6 @@ export async function readRunChanges(
   );
   const row = rows[0];
   if (!row) return { state: null, cells: [] };
-  const cells = row.cells ? await toCells(JSON.parse(row.cells) as CellRow[], outputChars, models) : [];
+  const cells = row.cells ? await toCells(rowsFromArrays(row.cells), outputChars, models) : [];
   return { state: { status: row.status, planning: row.planning }, cells };
 }

@@ -1,6 +1,6 @@
 import type { Cell } from "@/lib/api/types";
 import type { Queryable } from "../database";
-import { cellColumns, toCells, type CellRow } from "./cell-columns";
+import { cellColumns, cellsAsArrays, rowsFromArrays, toCells } from "./cell-columns";
 import { columnModelsOf } from "./column-warnings";
 
 /**
@@ -34,12 +34,12 @@ export async function listCells(
   const models = columnModelsOf(tx, runId);
   for (let fromRow = 0; fromRow <= lastRow; fromRow += rowsPerRead) {
     const { rows } = await tx.query<{ cells: string | null }>(
-      `select json_agg(c order by c.row_index, c.column_index, c.variant, c.trial)::text as cells
+      `select ${cellsAsArrays("c", "c.row_index, c.column_index, c.variant, c.trial")}::text as cells
          from (select ${cellColumns(outputChars)}, variant from run_cells
                 where run_id = $1 and row_index >= $2 and row_index < $3) c`,
       [runId, fromRow, fromRow + rowsPerRead],
     );
-    if (rows[0]?.cells) cells.push(...(await toCells(JSON.parse(rows[0].cells) as CellRow[], outputChars, models)));
+    if (rows[0]?.cells) cells.push(...(await toCells(rowsFromArrays(rows[0].cells), outputChars, models)));
   }
   return cells;
 }
