@@ -99,7 +99,7 @@ void everyFieldListed;
  * The JSON aggregate of the cells a subquery aliased `alias` selects with cellColumns, in the given
  * order: one JSON array per cell, its values in cellRowFields' order (rowsFromArrays reads it back).
  * An object per cell repeated its 29 keys; building those took a fifth of PGlite's time for a read
- * of 1,000 cells (bench/README.md, "Cells read as arrays").
+ * of 1,000 cells (bench/README.md, "What the span leaves", change 2).
  */
 export function cellsAsArrays(alias: string, orderBy: string): string {
   return `json_agg(json_build_array(${cellRowFields.map((field) => `${alias}.${field}`).join(", ")}) order by ${orderBy})`;
