@@ -121,8 +121,11 @@ export function createRunEventStream(input: {
             send(`event: error\ndata: ${JSON.stringify({ message: `Run ${runId} not found.` })}\n\n`);
             break;
           }
+          // What one read found goes out as one chunk: one write for the server and one network
+          // read for a browser, where a chunk per cell cost a task each on the page's main thread.
+          let out = "";
           for (const cell of cells) {
-            send(`event: cell-update\nid: ${cell.seq}\ndata: ${JSON.stringify(cell)}\n\n`);
+            out += `event: cell-update\nid: ${cell.seq}\ndata: ${JSON.stringify(cell)}\n\n`;
             cursor = cell.seq;
           }
           if (summary === undefined) {
@@ -134,13 +137,14 @@ export function createRunEventStream(input: {
             const summaryText = JSON.stringify(summary);
             if (summaryText !== lastSummary) {
               lastSummary = summaryText;
-              send(`event: run-update\ndata: ${summaryText}\n\n`);
+              out += `event: run-update\ndata: ${summaryText}\n\n`;
             }
             if (isOver(summary)) {
-              send(`event: run-end\ndata: ${summaryText}\n\n`);
+              send(`${out}event: run-end\ndata: ${summaryText}\n\n`);
               break;
             }
           }
+          if (out) send(out);
           if (cells.length === pageSize || dirty) continue;
           // Until the next notice, or until the summary owed is due.
           const waitMs = summaryOwed ? Math.max(0, summaryIntervalMs - (Date.now() - summaryReadAt)) : safetyPollMs;

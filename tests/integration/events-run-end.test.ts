@@ -76,6 +76,27 @@ describe("run events stream: the end of a run, and the summary's reads", () => {
     expect(counts.reads).toBe(2);
   });
 
+  it("sends what one read found as one chunk: its cells, the run's summary and its end", async () => {
+    const { runId, cellIds } = await runningRun();
+    const { reader } = follow(runId);
+    const decode = (value: Uint8Array | undefined) => new TextDecoder().decode(value);
+    expect(decode((await reader.read()).value)).toBe("retry: 1000\n\n");
+    // The first read: three cells and the summary, in one chunk (a chunk per event was a write
+    // each on the server and a task each on a browser's main thread).
+    const first = decode((await reader.read()).value);
+    expect(first.match(/event: cell-update/g)).toHaveLength(3);
+    expect(first).toMatch(/event: run-update\n/);
+
+    await asUser(test.db, localUserId, async (tx) => {
+      await tx.query("update run_cells set status = 'ok', output_raw = 'done', finished_at = now() where id = any($1::uuid[])", [cellIds]);
+      await tx.query("update runs set status = 'completed', finished_at = now() where id = $1", [runId]);
+    });
+    const last = decode((await reader.read()).value);
+    expect(last.match(/event: cell-update/g)).toHaveLength(3);
+    expect(last).toMatch(/event: run-update\n[^\n]*\n\nevent: run-end\ndata: \{[^\n]*"status":"completed"/);
+    expect((await reader.read()).done).toBe(true);
+  });
+
   it("reads no summary for a notice of nothing new, and at once for a change of the run's status", async () => {
     const { runId } = await runningRun();
     const stop = new AbortController();
