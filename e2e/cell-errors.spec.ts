@@ -5,7 +5,7 @@ import { rgbOf } from "./helpers/colors";
 
 // Workbench spec, Testing Plan 9 (Error Display) and the cell states of the grid: an error is a
 // white card with a red border and its message (the modal has the rest), a malformed answer a
-// warning-yellow card with the output, and a queued or running cell three pulsing bars.
+// warning-yellow card with the output, and a queued or running cell three bars (pulsing while its call runs).
 
 async function expectRedBorderOnWhite(cell: Locator) {
   expect(await rgbOf(cell, "backgroundColor")).toEqual([255, 255, 255]);
@@ -107,27 +107,37 @@ test.describe("cell states", () => {
     await expect(modal.getByRole("region", { name: "Output" })).toContainText('<response>{"cut":');
   });
 
-  test("a queued or running cell shows three pulsing bars until its answer comes", async ({ page }) => {
-    const workbench = new WorkbenchPage(page);
-    await openFreshWorkbench(page, {
+  test("a cell shows three bars until its answer comes: pulsing while its call runs, still while it waits", async ({ page }) => {
+    const { prompt, datasetId } = await openFreshWorkbench(page, {
       text: `Slowly describe {{topic}}. (${uniqueName("skeleton")})`,
-      rows: [{ topic: "dunes" }, { topic: "reefs" }, { topic: "moors" }],
+      rows: [{ topic: "dunes" }, { topic: "reefs" }, { topic: "moors" }, { topic: "fens" }, { topic: "tors" }],
       columns: [{ provider: "mock", model: "slow" }],
     });
-    await workbench.runButton.click();
-
-    const cell = workbench.cell(1, "mock / slow");
-    const skeleton = cell.getByTestId("cell-skeleton");
-    await expect(skeleton).toBeVisible();
-    await expect(cell).toHaveAttribute("data-status", /queued|running/);
-    const bars = skeleton.locator("div");
-    await expect(bars).toHaveCount(3);
-    for (const bar of await bars.all()) await expect(bar).toHaveCSS("animation-name", "pulse");
-    await expect(page.getByTestId("cell-skeleton")).toHaveCount(3);
+    // One call at a time (about 2 s each): the first cells run (the worker may hold the next one
+    // ready, shown running too) while the last ones wait their turn.
+    const created = await page.request.post("/api/v1/runs", {
+      data: {
+        promptId: prompt.id,
+        datasetId,
+        models: [{ provider: "mock", model: "slow" }],
+        concurrency: 1,
+      },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto(`/?run=${(await created.json()).id as string}`);
+    const workbench = new WorkbenchPage(page);
+    const running = page.locator("[data-testid=result-cell][data-status=running]").first();
+    const pulsing = running.getByTestId("cell-skeleton").locator("div");
+    await expect(pulsing).toHaveCount(3);
+    for (const bar of await pulsing.all()) await expect(bar).toHaveCSS("animation-name", "pulse");
+    // A waiting cell's bars are drawn still: a page of queued cells does not redraw every frame.
+    const waiting = page.locator("[data-testid=result-cell][data-status=queued]").last().getByTestId("cell-skeleton").locator("div");
+    await expect(waiting).toHaveCount(3);
+    for (const bar of await waiting.all()) await expect(bar).toHaveCSS("animation-name", "none");
     await saveScreenshot(page, "cells-running");
 
-    await workbench.expectDone(3);
+    await workbench.expectDone(5);
     await expect(page.getByTestId("cell-skeleton")).toHaveCount(0);
-    await expect(cell.getByTestId("cell-output")).toContainText("Slowly describe dunes.");
+    await expect(workbench.cell(1, "mock / slow").getByTestId("cell-output")).toContainText("Slowly describe dunes.");
   });
 });

@@ -27,7 +27,7 @@ const CARD_STYLES: Record<CellStatus | "not-run", string> = {
 
 const DOT_STYLES: Record<CellStatus, string> = {
   queued: "bg-zinc-400",
-  running: "bg-accent motion-safe:animate-pulse",
+  running: "bg-accent",
   ok: "bg-emerald-500",
   warning: "bg-amber-500",
   error: "bg-red-600",
@@ -220,7 +220,7 @@ function CellBody({ cell }: { cell: Cell | undefined }) {
   switch (cell.status) {
     case "queued":
     case "running":
-      return <CellSkeleton />;
+      return <CellSkeleton pulsing={cell.status === "running"} />;
     case "error":
       return (
         <p className="line-clamp-5 text-[13px] leading-[1.45] break-words text-red-800" data-testid="cell-error">
@@ -262,7 +262,12 @@ function CompactBody({ cell }: { cell: Cell | undefined }) {
   switch (cell.status) {
     case "queued":
     case "running":
-      return <span aria-hidden="true" className="block h-2 w-3/4 rounded bg-zinc-200 motion-safe:animate-pulse" />;
+      return (
+        <span
+          aria-hidden="true"
+          className={`block h-2 w-3/4 rounded bg-zinc-200 ${cell.status === "running" ? "motion-safe:animate-pulse" : ""}`}
+        />
+      );
     case "error":
       return (
         <span className="text-red-800" data-testid="cell-error">

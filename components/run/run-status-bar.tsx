@@ -69,7 +69,12 @@ export function RunStatusBar({ busy, connection, onAction, onClear }: RunStatusB
         aria-valuetext={`${finished} of ${total} cells done`}
         className="hidden h-1.5 w-20 shrink-0 overflow-hidden rounded-full bg-accent-line @min-[860px]:block"
       >
-        <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${percent}%` }} />
+        {/* Moved, not resized: a transform is animated by the compositor, where a width would
+            lay the page out again every frame of a run. */}
+        <div
+          className="h-full rounded-full bg-accent transition-transform duration-300 motion-reduce:transition-none"
+          style={{ transform: `translateX(${percent - 100}%)` }}
+        />
       </div>
       <span className="shrink-0 text-sm text-zinc-700 tabular-nums" data-testid="run-progress">
         {finished} / {total} done
