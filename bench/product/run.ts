@@ -19,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import type { Browser } from "@playwright/test";
 import { checkRun, configureProvider, createRun, followEvents, makeRows, benchModels } from "./drive";
 import { startFakeOpenAi, type FakeOpenAi } from "./fake-openai";
-import { launchBrowser, measurePaintRun, readFinishTimes } from "./paint";
+import { launchBrowser, measurePaintRun, readFinishTimes, type PaintRun } from "./paint";
 import { SetupError, startProductServer, type BackendName, type ProductServer } from "./server";
 
 const usage = `npm run bench:product   (after npm run build)
@@ -157,6 +157,14 @@ interface PaintRecord {
   /** From finished_at to a Node client of the events stream, over every cell of the run. */
   streamP50Ms: number;
   streamP95Ms: number;
+  /** The same cells timed after the frame following their paint (this bench's cell-to-paint until 2026-11-29). */
+  nextFrameP95Ms: number;
+  /** The cells painted, split: finished_at to the page's own events stream, and from there to the paint. */
+  toPageP95Ms: number;
+  pageToPaintP95Ms: number;
+  /** While the run went: CPU of every browser process, and the page's main thread busy, per second of wall time. */
+  browserCpuShare: number | null;
+  mainThreadShare: number;
   problems: string[];
 }
 
@@ -194,8 +202,7 @@ async function main(): Promise<number> {
       log(
         `${backend}: server at ${server.url}, data in ${server.databaseUrl ? `${server.databaseUrl} and ` : ""}${path.dirname(server.dataDir)} (log: ${server.log})`,
       );
-      const paintRuns: { rep: number; runId: string; paints: Map<string, number>; streamed: Map<string, number>; problems: string[] }[] =
-        [];
+      const paintRuns: (PaintRun & { rep: number })[] = [];
       let totalCells = 0;
       try {
         await delay(1_000);
@@ -265,6 +272,21 @@ async function main(): Promise<number> {
               const finishedAt = finished.get(key);
               if (paintedAt > 0 && finishedAt !== undefined) latencies.push(paintedAt - finishedAt);
             }
+            // The cells painted, split: from finished_at to the page's stream, and from there to the paint.
+            const toPage: number[] = [];
+            const pageToPaint: number[] = [];
+            const toNextFrame: number[] = [];
+            for (const [key, at] of run.nextFrames) {
+              const finishedAt = finished.get(key);
+              if (finishedAt !== undefined) toNextFrame.push(at - finishedAt);
+            }
+            for (const [key, paintedAt] of run.paints) {
+              const finishedAt = finished.get(key);
+              const arrivedAt = run.arrivals.get(key);
+              if (paintedAt <= 0 || finishedAt === undefined || arrivedAt === undefined) continue;
+              toPage.push(arrivedAt - finishedAt);
+              pageToPaint.push(paintedAt - arrivedAt);
+            }
             const streamLatencies: number[] = [];
             for (const [key, streamedAt] of run.streamed) {
               const finishedAt = finished.get(key);
@@ -285,11 +307,21 @@ async function main(): Promise<number> {
               maxMs: Math.max(...latencies),
               streamP50Ms: quantile(streamLatencies, 0.5),
               streamP95Ms: quantile(streamLatencies, 0.95),
+              nextFrameP95Ms: quantile(toNextFrame, 0.95),
+              toPageP95Ms: quantile(toPage, 0.95),
+              pageToPaintP95Ms: quantile(pageToPaint, 0.95),
+              browserCpuShare: run.browserUse.cpuMs === null ? null : run.browserUse.cpuMs / run.browserUse.wallMs,
+              mainThreadShare: run.browserUse.mainThreadMs / run.browserUse.wallMs,
               problems,
             });
             log(
               `${backend} round ${run.rep}: cell-to-paint p50 ${quantile(latencies, 0.5).toFixed(0)} ms, p95 ${quantile(latencies, 0.95).toFixed(0)} ms (${latencies.length} cells on screen); ` +
-                `to the events stream p50 ${quantile(streamLatencies, 0.5).toFixed(0)} ms, p95 ${quantile(streamLatencies, 0.95).toFixed(0)} ms (${streamLatencies.length} cells)`,
+                `(to the frame after: p50 ${quantile(toNextFrame, 0.5).toFixed(0)} ms, p95 ${quantile(toNextFrame, 0.95).toFixed(0)} ms); ` +
+                `browser CPU ${run.browserUse.cpuMs === null ? "-" : ((run.browserUse.cpuMs / run.browserUse.wallMs) * 100).toFixed(0) + "%"}, ` +
+                `its main thread busy ${((run.browserUse.mainThreadMs / run.browserUse.wallMs) * 100).toFixed(0)}%; ` +
+                `those cells to the page's events stream p50 ${quantile(toPage, 0.5).toFixed(0)} ms, p95 ${quantile(toPage, 0.95).toFixed(0)} ms, ` +
+                `from there to the paint p50 ${quantile(pageToPaint, 0.5).toFixed(0)} ms, p95 ${quantile(pageToPaint, 0.95).toFixed(0)} ms; ` +
+                `to a Node client's events stream p50 ${quantile(streamLatencies, 0.5).toFixed(0)} ms, p95 ${quantile(streamLatencies, 0.95).toFixed(0)} ms (${streamLatencies.length} cells)`,
             );
           }
         }
@@ -506,6 +538,33 @@ function printReport(input: {
     );
   }
   out.push("");
+  if (paints.length > 0) {
+    out.push(
+      "| backend | cell-to-paint p95 | to the frame after, p95 | to the page's events stream, p95 | from there to the paint, p95 | browser CPU (all processes) | page's main thread busy |",
+    );
+    out.push("|---|---|---|---|---|---|---|");
+    for (const backend of knobs.backends) {
+      const ps = paints.filter((paint) => paint.backend === backend);
+      if (ps.length === 0) continue;
+      const ms = (pick: (paint: PaintRecord) => number) => spread(ps.map(pick), 0, " ms");
+      const cpu = ps.every((paint) => paint.browserCpuShare !== null)
+        ? spread(
+            ps.map((paint) => paint.browserCpuShare! * 100),
+            0,
+            "% of a core",
+          )
+        : "-";
+      out.push(
+        `| ${backend === "pglite" ? "PGlite" : "Postgres"} | ${ms((paint) => paint.p95Ms)} | ${ms((paint) => paint.nextFrameP95Ms)} | ` +
+          `${ms((paint) => paint.toPageP95Ms)} | ${ms((paint) => paint.pageToPaintP95Ms)} | ${cpu} | ${spread(
+            ps.map((paint) => paint.mainThreadShare * 100),
+            0,
+            "%",
+          )} |`,
+      );
+    }
+    out.push("");
+  }
   for (const at of idle.filter((entry) => entry.relations)) {
     out.push(
       `Where a cell's bytes go on Postgres (${at.totalCells} cells, with TOAST): ` +
@@ -515,7 +574,7 @@ function printReport(input: {
   }
   if (knobs.statements) printStatements(out, knobs, scenarios, records);
   out.push(
-    `% of ideal = cells x latency / concurrency over the wall time from POST /api/v1/runs to run-end on the events stream. Loop stall: the server's monitorEventLoopDelay (max and p99 over its processes). Cell-to-paint: ${knobs.latencyMs} ms, concurrency ${input.paintConcurrency}, from finished_at in the database to the frame painted after the DOM showed the cell finished (the cells on screen, in the middle of the grid); cell-to-stream: to a Node client of the same events stream (every cell).`,
+    `% of ideal = cells x latency / concurrency over the wall time from POST /api/v1/runs to run-end on the events stream. Loop stall: the server's monitorEventLoopDelay (max and p99 over its processes). Cell-to-paint: ${knobs.latencyMs} ms, concurrency ${input.paintConcurrency}, from finished_at in the database to the paint of the frame that showed the cell finished (the cells on screen, in the middle of the grid; "to the frame after": to the end of the frame after that one, as this bench timed it until 2026-11-29); cell-to-stream: to a Node client of the same events stream (every cell). Browser CPU: every Chromium process, per second of the paint run.`,
   );
   console.log(out.join("\n"));
 }
