@@ -267,19 +267,12 @@ async function main(): Promise<number> {
           );
           for (const run of paintRuns) {
             const finished = finishes.get(run.runId) ?? new Map<string, number>();
-            const latencies: number[] = [];
-            for (const [key, paintedAt] of run.paints) {
-              const finishedAt = finished.get(key);
-              if (paintedAt > 0 && finishedAt !== undefined) latencies.push(paintedAt - finishedAt);
-            }
+            const latencies = sinceFinished(finished, run.paints);
+            const toNextFrame = sinceFinished(finished, run.nextFrames);
+            const streamLatencies = sinceFinished(finished, run.streamed);
             // The cells painted, split: from finished_at to the page's stream, and from there to the paint.
             const toPage: number[] = [];
             const pageToPaint: number[] = [];
-            const toNextFrame: number[] = [];
-            for (const [key, at] of run.nextFrames) {
-              const finishedAt = finished.get(key);
-              if (finishedAt !== undefined) toNextFrame.push(at - finishedAt);
-            }
             for (const [key, paintedAt] of run.paints) {
               const finishedAt = finished.get(key);
               const arrivedAt = run.arrivals.get(key);
@@ -287,11 +280,9 @@ async function main(): Promise<number> {
               toPage.push(arrivedAt - finishedAt);
               pageToPaint.push(paintedAt - arrivedAt);
             }
-            const streamLatencies: number[] = [];
-            for (const [key, streamedAt] of run.streamed) {
-              const finishedAt = finished.get(key);
-              if (finishedAt !== undefined) streamLatencies.push(streamedAt - finishedAt);
-            }
+            const { wallMs, cpuMs, mainThreadMs } = run.browserUse;
+            const browserCpuShare = cpuMs === null ? null : cpuMs / wallMs;
+            const mainThreadShare = mainThreadMs / wallMs;
             const problems = [...run.problems];
             // Only the cells on screen are painted (the grid is virtualised); each must match its finish.
             const painted = [...run.paints.values()].filter((at) => at > 0).length;
@@ -310,15 +301,15 @@ async function main(): Promise<number> {
               nextFrameP95Ms: quantile(toNextFrame, 0.95),
               toPageP95Ms: quantile(toPage, 0.95),
               pageToPaintP95Ms: quantile(pageToPaint, 0.95),
-              browserCpuShare: run.browserUse.cpuMs === null ? null : run.browserUse.cpuMs / run.browserUse.wallMs,
-              mainThreadShare: run.browserUse.mainThreadMs / run.browserUse.wallMs,
+              browserCpuShare,
+              mainThreadShare,
               problems,
             });
             log(
               `${backend} round ${run.rep}: cell-to-paint p50 ${quantile(latencies, 0.5).toFixed(0)} ms, p95 ${quantile(latencies, 0.95).toFixed(0)} ms (${latencies.length} cells on screen); ` +
                 `(to the frame after: p50 ${quantile(toNextFrame, 0.5).toFixed(0)} ms, p95 ${quantile(toNextFrame, 0.95).toFixed(0)} ms); ` +
-                `browser CPU ${run.browserUse.cpuMs === null ? "-" : ((run.browserUse.cpuMs / run.browserUse.wallMs) * 100).toFixed(0) + "%"}, ` +
-                `its main thread busy ${((run.browserUse.mainThreadMs / run.browserUse.wallMs) * 100).toFixed(0)}%; ` +
+                `browser CPU ${browserCpuShare === null ? "-" : (browserCpuShare * 100).toFixed(0) + "%"}, ` +
+                `its main thread busy ${(mainThreadShare * 100).toFixed(0)}%; ` +
                 `those cells to the page's events stream p50 ${quantile(toPage, 0.5).toFixed(0)} ms, p95 ${quantile(toPage, 0.95).toFixed(0)} ms, ` +
                 `from there to the paint p50 ${quantile(pageToPaint, 0.5).toFixed(0)} ms, p95 ${quantile(pageToPaint, 0.95).toFixed(0)} ms; ` +
                 `to a Node client's events stream p50 ${quantile(streamLatencies, 0.5).toFixed(0)} ms, p95 ${quantile(streamLatencies, 0.95).toFixed(0)} ms (${streamLatencies.length} cells)`,
@@ -638,6 +629,16 @@ function quantile(values: number[], q: number): number {
   const index = (sorted.length - 1) * q;
   const low = Math.floor(index);
   return sorted[low] + (sorted[Math.ceil(index)] - sorted[low]) * (index - low);
+}
+
+/** Each time (epoch ms, by "row/column") minus that cell's finished_at, for the cells with both; times of 0 or less are not taken (a cell noted, not yet painted). */
+function sinceFinished(finished: Map<string, number>, times: Map<string, number>): number[] {
+  const latencies: number[] = [];
+  for (const [key, at] of times) {
+    const finishedAt = finished.get(key);
+    if (at > 0 && finishedAt !== undefined) latencies.push(at - finishedAt);
+  }
+  return latencies;
 }
 
 function spread(values: number[], digits: number, unit = ""): string {
