@@ -1,9 +1,9 @@
-import { computeCost } from "@/lib/core/cost";
+import { computeCost, type Price } from "@/lib/core/cost";
 import { chooseTokenizerSample } from "@/lib/core/tokenizer-sample";
 import { estimateTokens, estimateTokensFromLength } from "@/lib/core/tokens";
 import type { Queryable } from "@/lib/db/database";
 import { averageGraderOutputTokens } from "@/lib/db/pricing/average-grader-output-tokens";
-import { averageOutputTokens, getUserPrice } from "@/lib/db/pricing/pricing";
+import { modelKey, readModelHistories, type ModelHistory } from "@/lib/db/pricing/pricing";
 import { applicablePrice } from "./applicable-price";
 
 /** What a run will cost before it starts, per model and in total. */
@@ -78,7 +78,14 @@ export async function planRun(
   const sample = chooseTokenizerSample(input.rowLengths, { maxRows: tokenizeAllMaxRows, maxChars: tokenizeMaxChars });
   let sampleTexts: Promise<string[]> | null = null;
   const models: RunPlanEstimate["models"] = [];
-  const grading = input.grader ? await planGrading(tx, input.grader) : null;
+  // Every model's price and output history in one read (a column with maxTokens needs no history).
+  const histories = await readModelHistories(tx, [
+    ...input.columns.map((column) => ({ provider: column.provider, model: column.model, history: maxTokensOf(column) == null })),
+    ...(input.grader ? [{ ...input.grader.model, history: false }] : []),
+  ]);
+  const historyOf = (model: { provider: string; model: string }): ModelHistory =>
+    histories.get(modelKey(model)) ?? { price: null, averageOutputTokens: null };
+  const grading = input.grader ? await planGrading(tx, input.grader, historyOf(input.grader.model).price) : null;
   for (const column of input.columns) {
     const cells = rowCount * input.trials;
     const tokenize = (await input.tokenizerFor?.(column)) ?? null;
@@ -101,10 +108,11 @@ export async function planRun(
       }
     }
     const inputTokens = perTrial * input.trials;
-    const maxTokens = typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
-    const history = maxTokens == null ? await averageOutputTokens(tx, column) : null;
+    const maxTokens = maxTokensOf(column);
+    const { price: stored, averageOutputTokens: average } = historyOf(column);
+    const history = maxTokens == null ? average : null;
     const perCellOut = maxTokens ?? (history == null ? null : Math.round(history));
-    const price = applicablePrice({ provider: column.provider, model: column.model, stored: await getUserPrice(tx, column) });
+    const price = applicablePrice({ provider: column.provider, model: column.model, stored });
     const outputTokens = perCellOut == null ? null : perCellOut * cells;
     // Output free, or its count known: the cost is known. Otherwise the input's cost is a floor.
     const outputFree = price?.outputPerMTok === 0;
@@ -155,6 +163,7 @@ export async function planRun(
 async function planGrading(
   tx: Queryable,
   grader: { rowLengths: ArrayLike<number>; model: { provider: string; model: string } },
+  stored: Price | null,
 ): Promise<{
   model: { provider: string; model: string };
   priced: boolean;
@@ -168,7 +177,7 @@ async function planGrading(
   const rowCount = Math.max(1, grader.rowLengths.length);
   let promptTokens = 0;
   for (let index = 0; index < grader.rowLengths.length; index++) promptTokens += estimateTokensFromLength(grader.rowLengths[index]);
-  const price = applicablePrice({ ...grader.model, stored: await getUserPrice(tx, grader.model) });
+  const price = applicablePrice({ ...grader.model, stored });
   const history = await averageGraderOutputTokens(tx, grader.model);
   const perGradeOut = history == null ? null : Math.round(history);
   return {
@@ -183,4 +192,9 @@ async function planGrading(
       return { inputTokens, outputTokens, costUsd, lowerBoundUsd: costUsd ?? computeCost({ tokensIn: inputTokens, tokensOut: 0, price }) };
     },
   };
+}
+
+/** A column's maxTokens param, when it has a number there. */
+function maxTokensOf(column: { params: Record<string, unknown> }): number | null {
+  return typeof column.params.maxTokens === "number" ? column.params.maxTokens : null;
 }

@@ -49,14 +49,11 @@ export async function deleteUserPrice(tx: Queryable, { provider, model }: { prov
   return (await tx.query("delete from pricing where provider = $1 and model = $2", [provider, model])).rowCount > 0;
 }
 
-/** The caller's price of one model, or null. */
-export async function getUserPrice(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<Price | null> {
-  const { rows } = await tx.query<{ input_per_mtok: number | null; output_per_mtok: number | null; per_image: number | null }>(
-    "select input_per_mtok, output_per_mtok, per_image from pricing where provider = $1 and model = $2",
-    [provider, model],
-  );
-  const row = rows[0];
-  return row ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null;
+/** What a plan reads of one model: the caller's price, and the mean output of its recent answers when asked for. */
+export interface ModelHistory {
+  price: Price | null;
+  /** Null when not asked for, or when the model has no recent answers. */
+  averageOutputTokens: number | null;
 }
 
 /**
@@ -66,36 +63,85 @@ export async function getUserPrice(tx: Queryable, { provider, model }: { provide
 export const OUTPUT_HISTORY = { columns: 20, cellsPerColumn: 50, cellsLookedAt: 500 };
 
 /**
- * The mean output tokens of the caller's recent answered (not cached) cells of a model, or null.
+ * The caller's price of each model, and for those with `history` the mean output tokens of the
+ * caller's recent answered (not cached) cells of the model, in one statement: on PGlite each
+ * statement costs ~0.5-1 ms before it reads a row, and a plan of 4 models asked 8 of them.
+ *
  * Recent: up to OUTPUT_HISTORY.cellsPerColumn answers among the first OUTPUT_HISTORY.cellsLookedAt
  * cells (by row) of each of the model's latest OUTPUT_HISTORY.columns columns (by their run's
- * creation), of the run's first prompt (variant 0: every kind of run has one). Every run's plan
- * asks once per model; averaging over every cell ever answered read the whole cells table each
- * time. Each column's cells are read in the order of the run's grid key (run, variant, column,
- * row), so a column is found without reading its run's other cells, and looking at a bounded
- * number of them keeps a column of few answers (a large run cancelled early) from being read
- * whole: 100,000 such cells made each new run's plan ~0.5 s slower on PGlite. The latest runs also
- * say more about the answers of the prompts written now.
+ * creation), of the run's first prompt (variant 0: every kind of run has one). Averaging over
+ * every cell ever answered read the whole cells table each time. Each column's cells are read in
+ * the order of the run's grid key (run, variant, column, row), so a column is found without
+ * reading its run's other cells, and looking at a bounded number of them keeps a column of few
+ * answers (a large run cancelled early) from being read whole: 100,000 such cells made each new
+ * run's plan ~0.5 s slower on PGlite. The latest runs also say more about the answers of the
+ * prompts written now.
  */
-export async function averageOutputTokens(tx: Queryable, { provider, model }: { provider: string; model: string }): Promise<number | null> {
-  const { rows } = await tx.query<{ average: number | null }>(
-    `select avg(answered.tokens_out)::double precision as average
-       from (select col.run_id, col.column_index
-               from run_columns col join runs r on r.id = col.run_id
-              where col.provider = $1 and col.model = $2
-              order by r.created_at desc limit $3) recent
-       cross join lateral (
-             select seen.tokens_out
-               from (select c.status, c.cached, c.tokens_out
-                       from run_cells c
-                      where c.run_id = recent.run_id and c.variant = 0 and c.column_index = recent.column_index
-                      order by c.row_index, c.trial
-                      limit $5) seen
-              where seen.status in ('ok', 'warning', 'malformed') and not seen.cached and seen.tokens_out is not null
-              limit $4) answered`,
-    [provider, model, OUTPUT_HISTORY.columns, OUTPUT_HISTORY.cellsPerColumn, OUTPUT_HISTORY.cellsLookedAt],
+export async function readModelHistories(
+  tx: Queryable,
+  models: ReadonlyArray<{ provider: string; model: string; history: boolean }>,
+): Promise<Map<string, ModelHistory>> {
+  const histories = new Map<string, ModelHistory>();
+  if (models.length === 0) return histories;
+  const { rows } = await tx.query<{
+    provider: string;
+    model: string;
+    input_per_mtok: number | null;
+    output_per_mtok: number | null;
+    per_image: number | null;
+    priced: boolean;
+    average: number | null;
+  }>(
+    `select m.provider, m.model, price.input_per_mtok, price.output_per_mtok, price.per_image, price.provider is not null as priced,
+            case when m.history then (
+              select avg(answered.tokens_out)::double precision
+                from (select col.run_id, col.column_index
+                        from run_columns col join runs r on r.id = col.run_id
+                       where col.provider = m.provider and col.model = m.model
+                       order by r.created_at desc limit $4) recent
+                cross join lateral (
+                      select seen.tokens_out
+                        from (select c.status, c.cached, c.tokens_out
+                                from run_cells c
+                               where c.run_id = recent.run_id and c.variant = 0 and c.column_index = recent.column_index
+                               order by c.row_index, c.trial
+                               limit $6) seen
+                       where seen.status in ('ok', 'warning', 'malformed') and not seen.cached and seen.tokens_out is not null
+                       limit $5) answered
+            ) end as average
+       from unnest($1::text[], $2::text[], $3::boolean[]) as m(provider, model, history)
+       left join lateral (select p.provider, p.input_per_mtok, p.output_per_mtok, p.per_image
+                            from pricing p where p.provider = m.provider and p.model = m.model limit 1) price on true`,
+    [
+      models.map((entry) => entry.provider),
+      models.map((entry) => entry.model),
+      models.map((entry) => entry.history),
+      OUTPUT_HISTORY.columns,
+      OUTPUT_HISTORY.cellsPerColumn,
+      OUTPUT_HISTORY.cellsLookedAt,
+    ],
   );
-  return rows[0]?.average ?? null;
+  for (const row of rows) {
+    const key = modelKey(row);
+    const known = histories.get(key);
+    histories.set(key, {
+      price:
+        known?.price ??
+        (row.priced ? { inputPerMTok: row.input_per_mtok, outputPerMTok: row.output_per_mtok, perImage: row.per_image } : null),
+      averageOutputTokens: known?.averageOutputTokens ?? row.average,
+    });
+  }
+  return histories;
+}
+
+/** The key of a model in readModelHistories' answer. */
+export function modelKey({ provider, model }: { provider: string; model: string }): string {
+  return `${provider}\u0000${model}`;
+}
+
+/** The mean output tokens of the caller's recent answers of a model, or null (see readModelHistories). */
+export async function averageOutputTokens(tx: Queryable, model: { provider: string; model: string }): Promise<number | null> {
+  return (await readModelHistories(tx, [{ ...model, history: true }])).get(modelKey(model))?.averageOutputTokens ?? null;
 }
 
 /**
