@@ -3,6 +3,7 @@ import { asUser } from "@/lib/db/as-user";
 import type { Database } from "@/lib/db/database";
 import { listDatasetRows } from "@/lib/db/runs/insert-dataset";
 import { getCell } from "@/lib/db/cells/get-cell";
+import type { ColumnModels } from "@/lib/db/cells/column-warnings";
 import { listCells } from "@/lib/db/cells/list-cells";
 import { getRunPlan } from "@/lib/db/runs/get-run-plan";
 import { getRunSummary } from "@/lib/db/runs/get-run-summary";
@@ -22,7 +23,7 @@ export async function getRun(
     const summary = await getRunSummary(tx, { id: runId });
     if (!summary) throw new NotFoundError(`Run ${runId} not found.`);
     const rows = summary.datasetId ? (await listDatasetRows(tx, { datasetId: summary.datasetId })).map(rowAsText) : [];
-    const cells = await listCells(tx, { runId, outputChars });
+    const cells = await listCells(tx, { runId, outputChars, known: knownShape(summary) });
     return { ...summary, rows, cells, plan: await getRunPlan(tx, { id: runId }) };
   });
 }
@@ -87,4 +88,17 @@ export async function gradeCell(
   const saved = await asUser(db, userId, (tx) => setManualGrade(tx, { runId, cellId, grade }));
   if (!saved) throw new NotFoundError(`Cell ${cellId} of run ${runId} not found.`);
   return { manualGrade: grade };
+}
+
+/**
+ * What a workbench run's summary says of its cells, for listCells: every cell of it is in while it
+ * is not being planned, one per row, column and trial, and its counts count each once.
+ */
+function knownShape(summary: RunSummary): { rows: number; cells: number; models: ColumnModels } | undefined {
+  if (summary.kind !== "workbench" || summary.planning) return undefined;
+  return {
+    rows: summary.rowCount,
+    cells: Object.values(summary.counts).reduce((sum, n) => sum + n, 0),
+    models: new Map(summary.columns.map((column) => [column.index, { provider: column.provider, model: column.model }])),
+  };
 }

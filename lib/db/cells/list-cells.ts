@@ -1,7 +1,7 @@
 import type { Cell } from "@/lib/api/types";
 import type { Queryable } from "../database";
 import { cellColumns, cellsAsArrays, rowsFromArrays, toCells } from "./cell-columns";
-import { columnModelsOf } from "./column-warnings";
+import { columnModelsOf, type ColumnModels } from "./column-warnings";
 
 /**
  * About how many cells one statement reads. PGlite's WebAssembly memory only grows: a statement
@@ -20,18 +20,29 @@ export const CELLS_PER_READ = 2_000;
  */
 export async function listCells(
   tx: Queryable,
-  { runId, outputChars = null, cellsPerRead = CELLS_PER_READ }: { runId: string; outputChars?: number | null; cellsPerRead?: number },
+  {
+    runId,
+    outputChars = null,
+    cellsPerRead = CELLS_PER_READ,
+    known,
+  }: {
+    runId: string;
+    outputChars?: number | null;
+    cellsPerRead?: number;
+    /**
+     * What the caller read of the run in this transaction already (its summary): how many rows
+     * and cells it has, and its columns' models. Each is then not read again (a statement each).
+     */
+    known?: { rows: number; cells: number; models: ColumnModels };
+  },
 ): Promise<Cell[]> {
-  const { rows: shape } = await tx.query<{ last_row: number | null; cells: string }>(
-    "select max(row_index) as last_row, count(*)::text as cells from run_cells where run_id = $1",
-    [runId],
-  );
-  const lastRow = shape[0]?.last_row ?? null;
-  if (lastRow === null) return [];
-  const cellsPerRow = Number(shape[0].cells) / (lastRow + 1);
+  const shape = known ? { lastRow: known.rows > 0 ? known.rows - 1 : null, cells: known.cells } : await readShape(tx, runId);
+  if (shape.lastRow === null) return [];
+  const lastRow = shape.lastRow;
+  const cellsPerRow = shape.cells / (lastRow + 1);
   const rowsPerRead = Math.max(1, Math.floor(cellsPerRead / Math.max(1, cellsPerRow)));
   const cells: Cell[] = [];
-  const models = columnModelsOf(tx, runId);
+  const models = known ? () => Promise.resolve(known.models) : columnModelsOf(tx, runId);
   for (let fromRow = 0; fromRow <= lastRow; fromRow += rowsPerRead) {
     const { rows } = await tx.query<{ cells: string | null }>(
       `select ${cellsAsArrays("c", "c.row_index, c.column_index, c.variant, c.trial")}::text as cells
@@ -42,4 +53,13 @@ export async function listCells(
     if (rows[0]?.cells) cells.push(...(await toCells(rowsFromArrays(rows[0].cells), outputChars, models)));
   }
   return cells;
+}
+
+/** The last row a run's cells are in (null without cells), and how many cells it has. */
+async function readShape(tx: Queryable, runId: string): Promise<{ lastRow: number | null; cells: number }> {
+  const { rows } = await tx.query<{ last_row: number | null; cells: string }>(
+    "select max(row_index) as last_row, count(*)::text as cells from run_cells where run_id = $1",
+    [runId],
+  );
+  return { lastRow: rows[0]?.last_row ?? null, cells: Number(rows[0]?.cells ?? 0) };
 }
