@@ -13,7 +13,7 @@ export const VACUUM_AFTER_CELLS = 1_000;
  * changed, PGlite's only before some checkpoints (wal-checkpoints.ts).
  *
  * So when runs end and this worker saved at least afterCells cells since the last time, it
- * vacuums run_cells without cleaning its indexes: that visits only the pages changed since a
+ * vacuums run_cells a moment later (VACUUM_DELAY_MS), without cleaning its indexes: that visits only the pages changed since a
  * vacuum last did (the others are all-visible), frees the dead versions' space for the next
  * rows, and leaves the indexes' dead entries to the full vacuums. Never two at once; one that
  * cannot have the table (another process vacuums it) is skipped. On a server whose role does not
@@ -21,34 +21,52 @@ export const VACUUM_AFTER_CELLS = 1_000;
  */
 export function createRunVacuum(
   db: Database,
-  options: { afterCells?: number; onError?: (error: unknown) => void } = {},
+  options: { afterCells?: number; delayMs?: number; onError?: (error: unknown) => void } = {},
 ): { saved(cells: number): void; runsEnded(): void; idle(): Promise<void> } {
   const afterCells = options.afterCells ?? VACUUM_AFTER_CELLS;
+  const delayMs = options.delayMs ?? VACUUM_DELAY_MS;
   const onError = options.onError ?? ((error: unknown) => console.error("[parallaxr worker]", error));
   let savedSince = 0;
+  let due: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
+  const start = () => {
+    due = null;
+    running = db
+      .exec("vacuum (index_cleanup off, skip_locked) run_cells")
+      .catch((error: unknown) => {
+        // the database closing under it (a stopping process) is not worth a report
+        if (!/closed/i.test(String(error))) onError(error);
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
   return {
     /** Counts cells this worker saved (each left two dead versions behind). */
     saved(cells: number) {
       savedSince += cells;
     },
-    /** Runs ended: vacuums when enough was saved since the last time. */
+    /** Runs ended: vacuums, delayMs later, when enough was saved since the last time. */
     runsEnded() {
-      if (running || savedSince < afterCells) return;
+      if (due || running || savedSince < afterCells) return;
       savedSince = 0;
-      running = db
-        .exec("vacuum (index_cleanup off, skip_locked) run_cells")
-        .catch((error: unknown) => {
-          // the database closing under it (a stopping process) is not worth a report
-          if (!/closed/i.test(String(error))) onError(error);
-        })
-        .finally(() => {
-          running = null;
-        });
+      due = setTimeout(start, delayMs);
+      due.unref?.();
     },
-    /** Waits for a vacuum under way (a stopping worker). */
+    /** Starts a vacuum that is due at once and waits for it (a stopping worker). */
     async idle() {
+      if (due) {
+        clearTimeout(due);
+        start();
+      }
       await running;
     },
   };
 }
+
+/**
+ * How long after a run's end its vacuum waits: the run's followers read its last cells and its
+ * end first, and its client its results (on PGlite one statement runs at a time, and a vacuum
+ * queued at the run's end came before them).
+ */
+export const VACUUM_DELAY_MS = 250;

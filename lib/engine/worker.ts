@@ -351,15 +351,18 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
   async function checkFinished(runIds: string[]): Promise<void> {
     if (runIds.length === 0) return;
     const done = await completeFinishedRuns(db, { runIds });
+    // Only a batch's end rewrites a file: a run this worker knows to be of another kind needs no
+    // look-up (a statement between the run's end and its followers' read of it).
+    const batchesDone = done.filter((runId) => (settingsByRun.get(runId)?.kind ?? "batch") === "batch");
     for (const runId of done) {
       settingsByRun.delete(runId);
       maybeFinished.delete(runId);
     }
     if (done.length > 0) {
-      activeRuns = null;
+      activeRuns = activeRuns?.filter((runId) => !done.includes(runId)) ?? null;
       vacuum.runsEnded();
     }
-    inBackground(batches.ended(done));
+    inBackground(batches.ended(batchesDone));
   }
 
   function hold(runId: string, entry: { settings: RunSettings; prepared: PreparedCell; hit: CachedResponse | null }): void {
@@ -551,23 +554,32 @@ export async function startWorker(options: WorkerOptions): Promise<Worker> {
     requestTick();
   }, pollMs);
 
+  // A run with work joins the list as it is: a new run's first claim does not wait for the list to
+  // be read again, a statement on the way of its first call. (A run in it that is not runnable
+  // yet, still planned, is claimed from in vain until the next poll reads the list again.)
+  const runHasWork = (runId: string | undefined): void => {
+    if (runId === undefined) activeRuns = null;
+    else if (activeRuns !== null && !activeRuns.includes(runId)) activeRuns = [...activeRuns, runId];
+    requestTick();
+  };
   const unlistenRuns = await db.listen("parallaxr_runs", (payload) => {
-    // Paused or cancelled: nothing it holds starts any more. (A new run's "planned" is heard with
-    // its "queued", after the commit that queued it: it stops nothing.)
-    const notice = /"runId"\s*:\s*"([^"]+)".*"status"\s*:\s*"([^"]+)"/.exec(payload);
-    if (notice && stoppingStatuses.has(notice[2])) {
-      stoppedRuns.add(notice[1]);
-      dropHeld(notice[1]);
+    const [, runId, status] = /"runId"\s*:\s*"([^"]+)".*"status"\s*:\s*"([^"]+)"/.exec(payload) ?? [];
+    // A new run's "planned" is heard with its "queued", after the commit that queued it.
+    if (status === "planned") return;
+    if (status === "queued" || status === "running") return runHasWork(runId);
+    // Paused, cancelled or ended: nothing it holds starts any more, and it leaves the list.
+    if (runId !== undefined && stoppingStatuses.has(status)) {
+      stoppedRuns.add(runId);
+      dropHeld(runId);
+      activeRuns = activeRuns?.filter((active) => active !== runId) ?? null;
+    } else {
+      activeRuns = null;
     }
-    activeRuns = null;
     requestTick();
   });
   const unlistenCells = await db.listen("parallaxr_cells", (payload) => {
     // New cells and re-queued cells are work; our own result writes are not.
-    if (/"status"\s*:\s*"queued"/.test(payload)) {
-      activeRuns = null;
-      requestTick();
-    }
+    if (/"status"\s*:\s*"queued"/.test(payload)) runHasWork(/"runId"\s*:\s*"([^"]+)"/.exec(payload)?.[1]);
   });
 
   requestTick();
