@@ -5,17 +5,18 @@ import type { Queryable } from "../database";
 /** A price the user set, per million tokens (and per image): the shape GET /api/v1/prices answers. */
 export type PriceRow = UserPrice;
 
+/** A model's price as the pricing table has it. */
+interface PriceColumns {
+  provider: string;
+  model: string;
+  input_per_mtok: number | null;
+  output_per_mtok: number | null;
+  per_image: number | null;
+}
+
 /** The caller's own prices (not the ones fetched from a vendor's list). */
 export async function listUserPrices(tx: Queryable): Promise<PriceRow[]> {
-  const { rows } = await tx.query<{
-    provider: string;
-    model: string;
-    input_per_mtok: number | null;
-    output_per_mtok: number | null;
-    per_image: number | null;
-    checked_at: Date | null;
-    source: string;
-  }>(
+  const { rows } = await tx.query<PriceColumns & { checked_at: Date | null; source: string }>(
     "select provider, model, input_per_mtok, output_per_mtok, per_image, checked_at, source from pricing where source = 'user' order by provider, model",
   );
   return rows.map((row) => ({
@@ -83,15 +84,7 @@ export async function readModelHistories(
 ): Promise<Map<string, ModelHistory>> {
   const histories = new Map<string, ModelHistory>();
   if (models.length === 0) return histories;
-  const { rows } = await tx.query<{
-    provider: string;
-    model: string;
-    input_per_mtok: number | null;
-    output_per_mtok: number | null;
-    per_image: number | null;
-    priced: boolean;
-    average: number | null;
-  }>(
+  const { rows } = await tx.query<PriceColumns & { priced: boolean; average: number | null }>(
     `select m.provider, m.model, price.input_per_mtok, price.output_per_mtok, price.per_image, price.provider is not null as priced,
             case when m.history then (
               select avg(answered.tokens_out)::double precision
