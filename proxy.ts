@@ -2,14 +2,14 @@
 // the request gate covers every route, present and future, in this one place. It refuses a
 // foreign Host (421), a cross-site state change (403), a body that is not JSON (415) or over its
 // route's limit (413), sends a page request without a session to /sign-in when the server needs
-// tokens, and puts the security headers on its own answers (next.config.ts puts them on the rest).
+// tokens, and puts the security headers on its own answers (next.config.mjs puts them on the rest).
 import { NextResponse, type NextRequest } from "next/server";
 import { readAccessConfig } from "@/lib/auth/access-config";
-import { bodyLimitFor, readBodyLimits } from "@/lib/server/body-limits";
+import { bodyLimitFor, readBodyLimits } from "@/lib/server/body-limits.mjs";
 import { errorResponse } from "@/lib/server/http-errors";
 import { tooLargeError } from "@/lib/server/read-json-body";
 import { guardRequest, hasBody } from "@/lib/server/request-guard";
-import { securityHeadersFromEnv } from "@/lib/server/security-headers";
+import { securityHeadersFromEnv } from "@/lib/server/security-headers.mjs";
 import { signInRedirect } from "@/lib/server/sign-in-redirect";
 
 /** The gate of every request but Next.js's static assets and the icons. */

@@ -1,8 +1,7 @@
 // Whether the production build in .next was built from the sources as they are now, and a build
-// when it was not: `npm start` (scripts/serve.mjs) and the e2e server share it. next.config.ts
+// when it was not: `npm start` (scripts/serve.mjs) and the e2e server share it. next.config.mjs
 // makes the build's id (.next/BUILD_ID) the hash of its sources, so every build records it, also
 // one made by hand with `npx next build`.
-// No import.meta here: next.config.ts loads this file through Next's CommonJS transpiler on Node 20.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -12,7 +11,7 @@ import path from "node:path";
 const SOURCE_FOLDERS = ["app", "components", "lib", "public"];
 /** The files at the root that shape the build: its config, the proxy, the hooks, the dependencies. */
 const SOURCE_FILES = [
-  "next.config.ts",
+  "next.config.mjs",
   "proxy.ts",
   "instrumentation.ts",
   "postcss.config.mjs",
@@ -21,7 +20,7 @@ const SOURCE_FILES = [
   "package-lock.json",
   "scripts/build-check.mjs",
 ];
-/** Settings next.config.ts reads while building: the proxy's body buffer and the headers are fixed then. */
+/** Settings next.config.mjs reads while building: the proxy's body buffer and the headers are fixed then. */
 const BUILD_SETTINGS = ["PARALLAXR_MAX_BODY_MB", "PARALLAXR_MAX_UPLOAD_MB", "NEXT_PUBLIC_SUPABASE_URL"];
 
 /**

@@ -1,4 +1,4 @@
-import { describeBytes, type BodyLimit } from "./body-limits";
+import { describeBytes, type BodyLimit } from "./body-limits.mjs";
 import { HttpError } from "./http-errors";
 import { jsonDepthExceeds } from "@/lib/core/json-depth-exceeds";
 

@@ -1,7 +1,7 @@
 // The request gate: what every request must be before any page or route sees it. proxy.ts runs
 // it on every page and API request; the checks are pure so unit tests can call them directly.
 import { isAllowedHost, type AccessConfig } from "@/lib/auth/access-config";
-import { bodyLimitFor, type BodyLimits } from "./body-limits";
+import { bodyLimitFor, type BodyLimits } from "./body-limits.mjs";
 import { HttpError } from "./http-errors";
 import { tooLargeError } from "./read-json-body";
 

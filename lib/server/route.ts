@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { resolveCaller, type Caller } from "@/lib/auth/resolve-caller";
-import { bodyLimitFor, readBodyLimits } from "./body-limits";
+import { bodyLimitFor, readBodyLimits } from "./body-limits.mjs";
 import { getAppContext, type AppContext } from "./context";
 import { errorResponse, HttpError } from "./http-errors";
 import { readJsonBody } from "./read-json-body";
@@ -33,7 +33,7 @@ export interface RouteSpec<BodySchema, QuerySchema, ParamsSchema, OutputSchema, 
 /**
  * Wraps a route handler: resolves the caller (unless `public: true`: a route anyone who reaches
  * the server may call, such as health and sign-in), reads the JSON body within the route's size
- * limit (lib/server/body-limits.ts) and parses it, the query and the path parameters with the
+ * limit (lib/server/body-limits.mjs) and parses it, the query and the path parameters with the
  * given zod schemas, and maps every thrown error to one JSON error answer. A handler returns a
  * value of the `output` schema, sent as JSON with the given status, or a Response of its own
  * (files, event streams, cookies), sent as is. proxy.ts has checked Host, Origin and Content-Type

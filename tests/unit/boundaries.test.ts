@@ -236,7 +236,7 @@ describe("layer boundaries", () => {
       ['export type { Caller } from "@/lib/auth/resolve-caller";', "lib/auth/resolve-caller.ts"],
       ['export * from "@/lib/engine/errors";', "lib/engine/errors.ts"],
       ['const m = await import("@/lib/server/route");', "lib/server/route.ts"],
-      ['import "@/lib/server/security-headers";', "lib/server/security-headers.ts"],
+      ['import "@/lib/server/http-errors";', "lib/server/http-errors.ts"],
       ['const { x } = require("../../lib/engine/worker");', "lib/engine/worker.ts"],
     ])("flags %s in a component", (source, target) => {
       const report = crossings(graphOf({ "components/run/x.tsx": source }), browserRule);

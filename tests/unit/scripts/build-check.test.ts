@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import nextConfig from "@/next.config";
+import nextConfig from "@/next.config.mjs";
 import { buildState, sourceHash } from "@/scripts/build-check.mjs";
 
 const repository = path.resolve(import.meta.dirname, "../../..");
@@ -17,7 +17,7 @@ function sourceTree(): string {
     "app/page.tsx": "export default function Page() { return null; }\n",
     "lib/core/template.ts": "export const a = 1;\n",
     "components/ui/icons.tsx": "export const b = 2;\n",
-    "next.config.ts": "export default {};\n",
+    "next.config.mjs": "export default {};\n",
     "package.json": '{ "name": "fixture", "type": "module" }\n',
     "package-lock.json": "{}\n",
     "README.md": "# Fixture\n",
@@ -62,14 +62,14 @@ describe("sourceHash", () => {
     expect(sourceHash({ root, env: {} })).toBe(before);
   });
 
-  it("changes with the settings next.config.ts fixes at build time, and no others", () => {
+  it("changes with the settings next.config.mjs fixes at build time, and no others", () => {
     const root = sourceTree();
     const before = sourceHash({ root, env: {} });
     expect(sourceHash({ root, env: { PORT: "4000", HOST: "0.0.0.0" } })).toBe(before);
     expect(sourceHash({ root, env: { PARALLAXR_MAX_UPLOAD_MB: "256" } })).not.toBe(before);
   });
 
-  it("is the build id next.config.ts gives every build, so a build made by hand is recorded too", async () => {
+  it("is the build id next.config.mjs gives every build, so a build made by hand is recorded too", async () => {
     const generate = nextConfig.generateBuildId;
     expect(generate).toBeTypeOf("function");
     expect(await generate!()).toBe(sourceHash({ root: process.cwd() }));
@@ -80,7 +80,7 @@ describe("sourceHash", () => {
 describe("npm start (scripts/serve.mjs start)", () => {
   /**
    * The project's serve and build-check scripts in a source tree whose `next` only notes its
-   * arguments; its `build` records the id as next.config.ts makes it (the source hash).
+   * arguments; its `build` records the id as next.config.mjs makes it (the source hash).
    */
   function treeWithRecordingNext(): { root: string; start: () => string[] } {
     const root = sourceTree();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyLimitFor, describeBytes, proxyBufferBytes, readBodyLimits } from "@/lib/server/body-limits";
+import { bodyLimitFor, describeBytes, proxyBufferBytes, readBodyLimits } from "@/lib/server/body-limits.mjs";
 import { HttpError } from "@/lib/server/http-errors";
 import { jsonDepthExceeds } from "@/lib/core/json-depth-exceeds";
 import { readJsonBody } from "@/lib/server/read-json-body";

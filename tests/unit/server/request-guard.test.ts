@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isAllowedHost, readAccessConfig } from "@/lib/auth/access-config";
-import { readBodyLimits } from "@/lib/server/body-limits";
+import { readBodyLimits } from "@/lib/server/body-limits.mjs";
 import {
   checkContentType,
   checkCrossSite,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readAccessConfig, sessionCookieName } from "@/lib/auth/access-config";
-import { contentSecurityPolicy, securityHeaders } from "@/lib/server/security-headers";
+import { contentSecurityPolicy, securityHeaders } from "@/lib/server/security-headers.mjs";
 import { signInRedirect } from "@/lib/server/sign-in-redirect";
 
 const tokens = readAccessConfig({ PARALLAXR_REQUIRE_TOKEN: "1" });

@@ -1,5 +1,7 @@
-// The request body limits, in one place: proxy.ts, route() and next.config.ts read them here.
-// Plain TypeScript with no imports, because next.config.ts loads it too.
+// The request body limits, in one place: proxy.ts, route() and next.config.mjs read them here.
+// JavaScript with no imports (its types in body-limits.d.mts), because next.config.mjs loads it
+// too: a TypeScript config is compiled by Next.js's native compiler at every start of the server,
+// which then stays loaded (bench/README.md, "The server's start without Next.js's compiler").
 
 const MB = 1024 * 1024;
 
@@ -20,21 +22,8 @@ export const DEFAULT_UPLOAD_MB = 128;
 /** The routes that take uploads, by method and exact path. */
 const uploadRoutes = new Set(["POST /api/v1/datasets", "POST /api/v1/runs", "POST /api/v1/experiments"]);
 
-/** The body limits of this server, in bytes. */
-export interface BodyLimits {
-  defaultBytes: number;
-  uploadBytes: number;
-}
-
-/** The limit of one route, and how to name the route and the setting in a message. */
-export interface BodyLimit {
-  bytes: number;
-  route: string;
-  setting: "PARALLAXR_MAX_BODY_MB" | "PARALLAXR_MAX_UPLOAD_MB";
-}
-
 /** Reads PARALLAXR_MAX_BODY_MB and PARALLAXR_MAX_UPLOAD_MB (megabytes of 1,048,576 bytes). */
-export function readBodyLimits(env: Readonly<Record<string, string | undefined>> = process.env): BodyLimits {
+export function readBodyLimits(env = process.env) {
   return {
     defaultBytes: megabytes(env.PARALLAXR_MAX_BODY_MB, DEFAULT_BODY_MB, "PARALLAXR_MAX_BODY_MB"),
     uploadBytes: megabytes(env.PARALLAXR_MAX_UPLOAD_MB, DEFAULT_UPLOAD_MB, "PARALLAXR_MAX_UPLOAD_MB"),
@@ -42,7 +31,7 @@ export function readBodyLimits(env: Readonly<Record<string, string | undefined>>
 }
 
 /** The body limit of a request to this method and path. */
-export function bodyLimitFor({ method, pathname }: { method: string; pathname: string }, limits: BodyLimits): BodyLimit {
+export function bodyLimitFor({ method, pathname }, limits) {
   const route = `${method.toUpperCase()} ${pathname.replace(/\/+$/, "") || "/"}`;
   return uploadRoutes.has(route)
     ? { bytes: limits.uploadBytes, route, setting: "PARALLAXR_MAX_UPLOAD_MB" }
@@ -55,17 +44,17 @@ export function bodyLimitFor({ method, pathname }: { method: string; pathname: s
  * 10 MB), so this is the largest limit plus 1 MB: a body over any limit still arrives longer than
  * that limit (Node reads a socket in chunks of 64 KB at most) and is refused, not taken cut short.
  */
-export function proxyBufferBytes(limits: BodyLimits): number {
+export function proxyBufferBytes(limits) {
   return Math.max(limits.defaultBytes, limits.uploadBytes) + MB;
 }
 
 /** A byte count as people read it: "8 MB (8,388,608 bytes)". */
-export function describeBytes(bytes: number): string {
+export function describeBytes(bytes) {
   const size = bytes % MB === 0 ? `${bytes / MB} MB` : bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
   return `${size} (${bytes.toLocaleString("en-US")} bytes)`;
 }
 
-function megabytes(value: string | undefined, fallback: number, name: string): number {
+function megabytes(value, fallback, name) {
   if (value === undefined || value.trim() === "") return fallback * MB;
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0 || parsed > 4096) {

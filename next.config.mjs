@@ -1,9 +1,13 @@
-import type { NextConfig } from "next";
-import { proxyBufferBytes, readBodyLimits } from "./lib/server/body-limits";
-import { securityHeadersFromEnv } from "./lib/server/security-headers";
+// JavaScript, not TypeScript: Next.js compiles a next.config.ts with its native compiler at every
+// start of the server, and that compiler (22 MB of code, and its threads) then stays loaded in a
+// server that never compiles anything else (bench/README.md, "The server's start without Next.js's
+// compiler"). What it imports is JavaScript too, with its types beside it (.d.mts).
+import { proxyBufferBytes, readBodyLimits } from "./lib/server/body-limits.mjs";
+import { securityHeadersFromEnv } from "./lib/server/security-headers.mjs";
 import { sourceHash } from "./scripts/build-check.mjs";
 
-const config: NextConfig = {
+/** @type {import("next").NextConfig} */
+const config = {
   // PGlite ships WASM and a data bundle it loads from its own folder; pg has optional native bits;
   // node-llama-cpp loads a prebuilt native binary per platform. All three must be required at run
   // time from node_modules, not bundled.

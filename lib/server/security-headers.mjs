@@ -1,12 +1,6 @@
-// The security headers of every answer, pages and API alike. next.config.ts sends them on every
-// path and proxy.ts on the answers it makes itself. Plain TypeScript with no imports, because
-// next.config.ts loads it too.
-
-/** One response header. */
-export interface HeaderEntry {
-  key: string;
-  value: string;
-}
+// The security headers of every answer, pages and API alike. next.config.mjs sends them on every
+// path and proxy.ts on the answers it makes itself. JavaScript with no imports (its types in
+// security-headers.d.mts), because next.config.mjs loads it too (see body-limits.mjs).
 
 /**
  * The Content-Security-Policy. Scripts are allowed inline ('unsafe-inline') because a nonce is
@@ -18,7 +12,7 @@ export interface HeaderEntry {
  * Model output is rendered as text, never as HTML. Styles are inline too: React style attributes
  * and the editor's injected <style> tags. Development adds 'unsafe-eval' (React's dev tooling).
  */
-export function contentSecurityPolicy({ dev = false, supabaseUrl }: { dev?: boolean; supabaseUrl?: string } = {}): string {
+export function contentSecurityPolicy({ dev = false, supabaseUrl } = {}) {
   const connect = ["'self'"];
   if (supabaseUrl) {
     try {
@@ -49,7 +43,7 @@ export function contentSecurityPolicy({ dev = false, supabaseUrl }: { dev?: bool
  * frame-ancestors), no MIME sniffing, no Referer to other sites, no powerful browser features,
  * and other origins may neither open a window handle on the app nor embed its answers.
  */
-export function securityHeaders(options: { dev?: boolean; supabaseUrl?: string } = {}): HeaderEntry[] {
+export function securityHeaders(options = {}) {
   return [
     { key: "Content-Security-Policy", value: contentSecurityPolicy(options) },
     { key: "X-Frame-Options", value: "DENY" },
@@ -66,6 +60,6 @@ export function securityHeaders(options: { dev?: boolean; supabaseUrl?: string }
 }
 
 /** The security headers for this process's environment (NODE_ENV, NEXT_PUBLIC_SUPABASE_URL). */
-export function securityHeadersFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): HeaderEntry[] {
+export function securityHeadersFromEnv(env = process.env) {
   return securityHeaders({ dev: env.NODE_ENV === "development", supabaseUrl: env.NEXT_PUBLIC_SUPABASE_URL || undefined });
 }
