@@ -13,11 +13,11 @@ export const VACUUM_AFTER_CELLS = 1_000;
  * changed, PGlite's only before some checkpoints (wal-checkpoints.ts).
  *
  * So when runs end and this worker saved at least afterCells cells since the last time, it
- * vacuums run_cells a moment later (VACUUM_DELAY_MS), without cleaning its indexes: that visits only the pages changed since a
- * vacuum last did (the others are all-visible), frees the dead versions' space for the next
- * rows, and leaves the indexes' dead entries to the full vacuums. Never two at once; one that
- * cannot have the table (another process vacuums it) is skipped. On a server whose role does not
- * own the table, Postgres skips it with a warning.
+ * vacuums run_cells a moment later (VACUUM_DELAY_MS), without cleaning its indexes: that visits
+ * only the pages changed since a vacuum last did (the others are all-visible), frees the dead
+ * versions' space for the next rows, and leaves the indexes' dead entries to the full vacuums.
+ * Never two at once; one that cannot have the table (another process vacuums it) is skipped. On a
+ * server whose role does not own the table, Postgres skips it with a warning.
  */
 export function createRunVacuum(
   db: Database,
