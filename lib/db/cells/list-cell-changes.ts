@@ -23,7 +23,9 @@ export async function listCellChanges(
  * each row's 28 columns into JavaScript values took most of each read, and each statement of a
  * read costs its own round of parsing and planning (bench/README.md, "The work per call on the
  * embedded database"). models() is asked only for cells that store column warnings
- * (column-warnings.ts); the events stream reads a run's once.
+ * (column-warnings.ts); the events stream reads a run's once. "seq > 0" is implied by the cursor
+ * (never negative) and says so to a plan made without its value: the index of changes holds only
+ * cells that changed (0029_seq_index_of_changed_cells.sql).
  */
 export async function readRunChanges(
   tx: Queryable,
@@ -39,7 +41,7 @@ export async function readRunChanges(
     `select r.status, r.planning,
             (select ${cellsAsArrays("c", "c.seq")}::text
                from (select ${cellColumns(outputChars)} from run_cells
-                      where run_id = $1 and seq > $2 order by seq limit $3) c) as cells
+                      where run_id = $1 and seq > $2 and seq > 0 order by seq limit $3) c) as cells
        from runs r where r.id = $1`,
     [runId, afterSeq, limit],
   );
