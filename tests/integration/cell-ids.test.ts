@@ -101,4 +101,37 @@ describe.each(testBackends)("cell ids on %s", (_name, create) => {
     expect(datasetRows).toHaveLength(5);
     for (const row of datasetRows) expect(row.id).toMatch(version7);
   });
+
+  it("of a dataset's rows are drawn once per statement too, rising in the rows' order, each row its caller's", async (context) => {
+    if (!test) return context.skip();
+    // 12,000 inline rows: stored 10,000 at a time, so in two statements
+    const run = await createRun(
+      { db: test.db, providers },
+      {
+        userId: userA,
+        input: {
+          prompt: "row {{n}}",
+          rows: Array.from({ length: 12_000 }, (_, n) => ({ n: String(n) })),
+          models: [{ provider: "mock", model: "echo" }],
+          cache: false,
+        },
+      },
+    );
+    await run.planned;
+    const { rows } = await test.db.query<{ id: string; user_id: string; row_index: number }>(
+      "select d.id::text as id, d.user_id::text as user_id, d.row_index from dataset_rows d join runs r on r.dataset_id = d.dataset_id where r.id = $1 order by d.row_index",
+      [run.id],
+    );
+    expect(rows).toHaveLength(12_000);
+    expect(rows.every((row) => row.user_id === userA)).toBe(true);
+    const ids = rows.map((row) => row.id.replaceAll("-", ""));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+    expect(new Set(ids).size).toBe(12_000);
+    // the first 10,000 rows share one statement's prefix, the last 2,000 another's, numbered from 0
+    expect(new Set(ids.slice(0, 10_000).map((id) => id.slice(0, 24))).size).toBe(1);
+    expect(new Set(ids.slice(10_000).map((id) => id.slice(0, 24))).size).toBe(1);
+    expect(ids[10_000].slice(0, 24)).not.toBe(ids[0].slice(0, 24));
+    expect(ids.map((id) => parseInt(id.slice(24), 16))).toEqual(rows.map((row) => row.row_index % 10_000));
+    expect([...ids].sort()).toEqual(ids);
+  });
 });

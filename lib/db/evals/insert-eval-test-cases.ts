@@ -1,4 +1,5 @@
 import type { Queryable } from "../database";
+import { insertDatasetRows } from "../runs/insert-dataset";
 import type { EvalTestCaseRow } from "./eval-plan";
 
 /**
@@ -15,10 +16,6 @@ export async function insertEvalTestCases(
     [name, ["name"], testCases.length],
   );
   const datasetId = rows[0].id;
-  await tx.query(
-    `insert into dataset_rows (dataset_id, row_index, data)
-     select $1, e.ordinality - 1, e.value from jsonb_array_elements($2::jsonb) with ordinality as e(value, ordinality)`,
-    [datasetId, JSON.stringify(testCases)],
-  );
+  await insertDatasetRows(tx, { datasetId, offset: 0, rows: testCases });
   return datasetId;
 }
