@@ -113,8 +113,8 @@ test.describe("cell states", () => {
       rows: [{ topic: "dunes" }, { topic: "reefs" }, { topic: "moors" }, { topic: "fens" }, { topic: "tors" }],
       columns: [{ provider: "mock", model: "slow" }],
     });
-    // One call at a time (about 2 s each): the first cells run (the worker may hold the next one
-    // ready, shown running too) while the last ones wait their turn.
+    // One call at a time (about 2 s each): one cell runs while the others wait their turn, the
+    // next of them held ready by the worker (shown queued: its call has not started).
     const created = await page.request.post("/api/v1/runs", {
       data: {
         promptId: prompt.id,
@@ -129,6 +129,7 @@ test.describe("cell states", () => {
     const running = page.locator("[data-testid=result-cell][data-status=running]").first();
     const pulsing = running.getByTestId("cell-skeleton").locator("div");
     await expect(pulsing).toHaveCount(3);
+    await expect(page.locator("[data-testid=result-cell][data-status=running]")).toHaveCount(1);
     for (const bar of await pulsing.all()) await expect(bar).toHaveCSS("animation-name", "pulse");
     // A waiting cell's bars are drawn still: a page of queued cells does not redraw every frame.
     const waiting = page.locator("[data-testid=result-cell][data-status=queued]").last().getByTestId("cell-skeleton").locator("div");

@@ -1,12 +1,14 @@
 import type { Cell } from "@/lib/api/types";
 import { hasColumnWarnings, spellColumnWarnings, type ColumnModels } from "./column-warnings";
 import { leftChars, packedColumn, unpackAnswer } from "./packed-answer";
+import { shownStatusSql } from "./shown-status";
 
 /**
  * The cell columns, with the model's output cut to its first outputChars characters when a number
  * is given (a grid shows 200 of them; a run of 40,000 cells of long answers is tens of megabytes
  * in full). output_truncated says whether anything was cut. A packed answer (0022) comes whole,
- * as it is smaller than its text, and toCell unpacks and cuts it.
+ * as it is smaller than its text, and toCell unpacks and cuts it. A cell held ahead is queued
+ * (shown-status.ts).
  */
 export function cellColumns(outputChars: number | null = null): string {
   if (outputChars !== null && !(Number.isSafeInteger(outputChars) && outputChars >= 0)) {
@@ -19,7 +21,7 @@ export function cellColumns(outputChars: number | null = null): string {
       ? `output_raw, output_parsed, false as output_truncated`
       : `left(output_raw, ${outputChars}) as output_raw, left(output_parsed, ${outputChars}) as output_parsed,
          coalesce(length(output_raw) > ${outputChars} or length(output_parsed) > ${outputChars}, false) as output_truncated`;
-  return `id, row_index, column_index, trial, status, ${output}, ${packedColumn("")}, parsed_is_raw, tokens_in, tokens_out,
+  return `id, row_index, column_index, trial, ${shownStatusSql()} as status, ${output}, ${packedColumn("")}, parsed_is_raw, tokens_in, tokens_out,
   tokens_estimated, latency_ms, cost_usd, finish_reason, error_message, error_code, warnings, attempts, cached,
   grade, manual_grade, seq, updated_at, grader_status, grader_output_raw, grader_error, grader_cost_usd`;
 }

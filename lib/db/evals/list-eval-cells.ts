@@ -1,4 +1,5 @@
 import { packedColumn, unpackAnswer } from "../cells/packed-answer";
+import { shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 import type { EvalTestCaseRow } from "./eval-plan";
 
@@ -44,7 +45,7 @@ export async function listEvalCells(tx: Queryable, { runId }: { runId: string })
     grader_output_raw: string | null;
     metric_scores: EvalCell["metricScores"];
   }>(
-    `select c.variant, c.column_index, c.row_index, c.trial, c.status, d.data ->> 'name' as test_case,
+    `select c.variant, c.column_index, c.row_index, c.trial, ${shownStatusSql("c.")} as status, d.data ->> 'name' as test_case,
             d.data -> 'rendered' -> c.variant as rendered, c.output_raw, ${packedColumn("c.")}, c.error_message, c.latency_ms,
             c.tokens_in, c.tokens_out, c.cost_usd, c.grader_cost_usd, c.grader_output_raw, c.metric_scores
        from run_cells c

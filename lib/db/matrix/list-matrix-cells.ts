@@ -1,4 +1,5 @@
 import { packedColumn, unpackAnswer } from "../cells/packed-answer";
+import { shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 
 /** One eval of a matrix (a cell): which prompt version, model and input, and what came of it. */
@@ -49,7 +50,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
     grader_cost_usd: number | null;
     metric_scores: MatrixCell["metricScores"];
   }>(
-    `select c.variant, c.column_index, c.row_index, c.status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
+    `select c.variant, c.column_index, c.row_index, ${shownStatusSql("c.")} as status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
             c.output_raw, ${packedColumn("c.")}, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
             c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.grader_cost_usd, c.metric_scores
        from run_cells c

@@ -1,4 +1,5 @@
 import type { CellCounts, RunSummary } from "@/lib/api/types";
+import { shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 import { isStreaming } from "./takes-cells";
 
@@ -57,12 +58,14 @@ export async function getRunSummary(tx: Queryable, { id }: { id: string }): Prom
             s.counts
        from runs r left join prompt_versions v on v.id = r.prompt_version_id left join datasets d on d.id = r.dataset_id
             left join prompt_versions gv on gv.id = r.grader_version_id
-            -- the counts and the sums in one pass over the run's cells (a 100,000-cell run: ~2 x 150 ms on PGlite as two)
+            -- the counts and the sums in one pass over the run's cells (a 100,000-cell run: ~2 x 150 ms on PGlite as two);
+            -- a cell held ahead counts as queued while the run runs (shown-status.ts)
             cross join lateral (select json_object_agg(g.status, g.n) as counts,
                                        coalesce(sum(g.cost), 0) as generator_spent_usd,
                                        coalesce(sum(g.grader_cost), 0) as grader_spent_usd
-                                  from (select status, count(*)::int as n, sum(cost_usd) as cost, sum(grader_cost_usd) as grader_cost
-                                          from run_cells where run_id = r.id group by status) g) s
+                                  from (select ${shownStatusSql("", "r.status")} as status, count(*)::int as n, sum(cost_usd) as cost,
+                                               sum(grader_cost_usd) as grader_cost
+                                          from run_cells where run_id = r.id group by 1) g) s
       where r.id = $1`,
     [id],
   );
