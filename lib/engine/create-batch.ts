@@ -285,7 +285,7 @@ export async function createBatchRun(
  * Succeeded jobs and jobs being called now are left alone. The run becomes claimable again.
  */
 export async function requeueBatch(tx: Queryable, stored: StoredBatchRun, checked: CheckedBatch): Promise<number> {
-  const cells = await listBatchCells(tx, { runId: stored.id });
+  const cells = await listBatchCells(tx, { runId: stored.id, asStored: true });
   const combinations = stored.config.combinations;
   let spent = 0;
   const open: number[] = [];

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBatchSchema } from "@/lib/api/batches";
+import { listBatchCells } from "@/lib/db/batches/list-batch-cells";
 import { readAsUser } from "@/lib/db/as-user";
 import { claimCells, saveAndMarkStarted } from "@/lib/db/cells/claim-cells";
 import { releaseCells } from "@/lib/db/cells/renew-leases";
@@ -7,6 +12,7 @@ import { createRun } from "@/lib/engine/create-run";
 import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
+import { batchManifest, createBatch, getBatch } from "@/lib/services/batches";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { testBackends, userA, type TestDatabase } from "../helpers/databases";
 
@@ -125,6 +131,36 @@ describe.each(testBackends)("cells held ahead on %s", (_name, create) => {
     expect(marked.map((cell) => [cell.id, cell.status, cell.attempts])).toEqual([[held.id, "running", 1]]);
     const after = await getRun({ db }, { userId: userA, runId: run.id });
     expect(after.counts).toMatchObject({ running: 2, queued: 1 });
+  });
+
+  it("shows a batch's held job pending, with no start, in run.json and the batch's page; resuming still leaves it alone", async (context) => {
+    if (!test) return context.skip();
+    const db = test.db;
+    const workerId = "worker-batch";
+    const outDir = mkdtempSync(join(tmpdir(), "parallaxr-held-batch-"));
+    try {
+      const input = createBatchSchema.parse({
+        prompts: { name: "prompts.txt", text: "a held lighthouse\n" },
+        matrix: { name: "matrix.yaml", text: "version: 1\nmatrix:\n  - provider: mock\n    model: mock-image\n    seed: [1, 2, 3]\n" },
+        concurrency: 1,
+      });
+      const { id } = await createBatch(db, userA, input, { outDir: join(outDir, "run") });
+      const { cells } = await claimCells(db, { runId: id, workerId, leaseMs: 30_000, limit: 2, ahead: 1, start: 1 });
+      const held = cells.find((cell) => cell.started === false);
+      const started = cells.find((cell) => cell.started !== false);
+      if (!held || !started) throw new Error(`expected one job started and one held, got ${JSON.stringify(cells)}`);
+      const jobs = (await batchManifest(db, userA, id)).jobs;
+      // one job per seed, in order: the column is the job
+      expect(jobs.map((job) => job.status)).toEqual([0, 1, 2].map((column) => (column === started.columnIndex ? "running" : "pending")));
+      expect(jobs[held.columnIndex].started_at).toBeNull();
+      expect(jobs[started.columnIndex].started_at).not.toBeNull();
+      expect((await getBatch(db, userA, id)).batch.counts).toMatchObject({ running: 1, pending: 2 });
+      // what a resume reads: both claimed, so neither is queued again under its worker
+      const stored = await readAsUser(db, userA, (tx) => listBatchCells(tx, { runId: id, asStored: true }));
+      expect(stored.filter((cell) => cell.status === "running")).toHaveLength(2);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 
   it("shows a held cell given back by a cancel as cancelled, though it stays marked held", async (context) => {

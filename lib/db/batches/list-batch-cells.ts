@@ -1,3 +1,4 @@
+import { shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 import type { BatchArtifacts, BatchColumn, BatchPromptRow } from "./batch-config";
 
@@ -32,12 +33,25 @@ type Row = {
 
 const date = (value: Date | string | null) => (value === null ? null : new Date(value));
 
-/** Every cell of a batch run in job order (prompt row, then matrix column). One statement. */
-export async function listBatchCells(tx: Queryable, { runId }: { runId: string }): Promise<BatchCell[]> {
+/**
+ * Every cell of a batch run in job order (prompt row, then matrix column). One statement. Each
+ * status is the one shown (a job a worker holds ahead is pending until its call starts,
+ * shown-status.ts), or with asStored the one stored: a held job is running there, claimed, which
+ * requeueBatch must leave alone.
+ */
+export async function listBatchCells(
+  tx: Queryable,
+  { runId, asStored = false }: { runId: string; asStored?: boolean },
+): Promise<BatchCell[]> {
+  const status = asStored ? "c.status" : shownStatusSql("c.", "r.status");
   const { rows } = await tx.query<Row>(
-    `select row_index, column_index, status, attempts, started_at, finished_at, cost_usd, error_code, error_message,
-            warnings, artifacts
-       from run_cells where run_id = $1 order by row_index, column_index`,
+    // A held job shown pending has not started: the time of its claim is not a start.
+    `select c.row_index, c.column_index, ${status} as status, c.attempts,
+            case when ${status} = c.status then c.started_at end as started_at, c.finished_at, c.cost_usd,
+            c.error_code, c.error_message, c.warnings, c.artifacts
+       from run_cells c join runs r on r.id = c.run_id
+      where c.run_id = $1
+      order by c.row_index, c.column_index`,
     [runId],
   );
   return rows.map((row) => ({
