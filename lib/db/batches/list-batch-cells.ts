@@ -1,4 +1,4 @@
-import { shownStatusSql } from "../cells/shown-status";
+import { shownStartedAtSql, shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 import type { BatchArtifacts, BatchColumn, BatchPromptRow } from "./batch-config";
 
@@ -43,11 +43,11 @@ export async function listBatchCells(
   tx: Queryable,
   { runId, asStored = false }: { runId: string; asStored?: boolean },
 ): Promise<BatchCell[]> {
-  const status = asStored ? "c.status" : shownStatusSql("c.", "r.status");
+  const [status, startedAt] = asStored
+    ? ["c.status", "c.started_at"]
+    : [shownStatusSql("c.", "r.status"), shownStartedAtSql("c.", "r.status")];
   const { rows } = await tx.query<Row>(
-    // A held job shown pending has not started: the time of its claim is not a start.
-    `select c.row_index, c.column_index, ${status} as status, c.attempts,
-            case when ${status} = c.status then c.started_at end as started_at, c.finished_at, c.cost_usd,
+    `select c.row_index, c.column_index, ${status} as status, c.attempts, ${startedAt} as started_at, c.finished_at, c.cost_usd,
             c.error_code, c.error_message, c.warnings, c.artifacts
        from run_cells c join runs r on r.id = c.run_id
       where c.run_id = $1

@@ -16,3 +16,11 @@ export function shownStatusSql(alias = "", runStatus?: string): string {
   const whileRunning = runStatus ? ` and ${runStatus} in ('queued', 'running')` : "";
   return `(case when ${alias}status = 'running' and ${alias}held${whileRunning} then 'queued' else ${alias}status end)`;
 }
+
+/**
+ * SQL: when a cell's call started, as shown: none for a cell shown queued while it is stored as
+ * running (held ahead: the time of its claim is not a start). Same arguments as shownStatusSql.
+ */
+export function shownStartedAtSql(alias = "", runStatus?: string): string {
+  return `(case when ${shownStatusSql(alias, runStatus)} = ${alias}status then ${alias}started_at end)`;
+}
