@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatchSchema } from "@/lib/api/batches";
+import { createMatrixSchema } from "@/lib/api/matrix";
 import { listBatchCells } from "@/lib/db/batches/list-batch-cells";
 import { readAsUser } from "@/lib/db/as-user";
 import { claimCells, saveAndMarkStarted } from "@/lib/db/cells/claim-cells";
@@ -13,6 +14,7 @@ import { startWorker } from "@/lib/engine/worker";
 import { createMockProvider } from "@/lib/providers/mock-provider";
 import { createProviderRegistry } from "@/lib/providers/registry";
 import { batchManifest, createBatch, getBatch } from "@/lib/services/batches";
+import { createMatrix, getMatrix } from "@/lib/services/matrix";
 import { changeRunStatus, getRun } from "@/lib/services/runs";
 import { testBackends, userA, type TestDatabase } from "../helpers/databases";
 
@@ -161,6 +163,34 @@ describe.each(testBackends)("cells held ahead on %s", (_name, create) => {
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }
+  });
+
+  it("shows a matrix's held eval queued, with no run id: the id is dated by a start it has not had", async (context) => {
+    if (!test) return context.skip();
+    const db = test.db;
+    const workerId = "worker-matrix";
+    const input = createMatrixSchema.parse({
+      prompts: [{ version: "v1", fileName: "v1.txt", text: "Summarize {{input}}" }],
+      models: ["mock/echo"],
+      inputs: ["talk-01", "talk-02", "talk-03"].map((id) => ({ id, text: `a held ${id}` })),
+      concurrency: 1,
+    });
+    const created = await createMatrix({ db }, { userId: userA, input });
+    const matrixId = "matrix" in created ? created.matrix.id : "";
+    const { cells } = await claimCells(db, { runId: matrixId, workerId, leaseMs: 30_000, limit: 2, ahead: 1, start: 1 });
+    const held = cells.find((cell) => cell.started === false);
+    const started = cells.find((cell) => cell.started !== false);
+    if (!held || !started) throw new Error(`expected one eval started and one held, got ${JSON.stringify(cells)}`);
+    const evalOf = async (rowIndex: number) => (await getMatrix({ db }, { userId: userA, matrixId })).evals[rowIndex];
+    expect(await evalOf(held.rowIndex)).toMatchObject({ status: "queued", runId: null });
+    const running = await evalOf(started.rowIndex);
+    expect(running.status).toBe("running");
+    expect(running.runId).toMatch(/\S/);
+    // its call starts: now it has a start, and the id that goes with it
+    await saveAndMarkStarted(db, { workerId, results: [], started: [held.id] });
+    const after = await evalOf(held.rowIndex);
+    expect(after.status).toBe("running");
+    expect(after.runId).toMatch(/\S/);
   });
 
   it("shows a held cell given back by a cancel as cancelled, though it stays marked held", async (context) => {

@@ -1,5 +1,5 @@
 import { packedColumn, unpackAnswer } from "../cells/packed-answer";
-import { shownStatusSql } from "../cells/shown-status";
+import { shownStartedAtSql, shownStatusSql } from "../cells/shown-status";
 import type { Queryable } from "../database";
 
 /** One eval of a matrix (a cell): which prompt version, model and input, and what came of it. */
@@ -18,6 +18,7 @@ export interface MatrixCell {
   tokensOut: number | null;
   costUsd: number | null;
   latencyMs: number | null;
+  /** When its call started: none while it is shown queued, a cell held ahead included (its claim is not a start). */
   startedAt: string | null;
   finishedAt: string | null;
   grade: number | null;
@@ -52,7 +53,7 @@ export async function listMatrixCells(tx: Queryable, { runId }: { runId: string 
   }>(
     `select c.variant, c.column_index, c.row_index, ${shownStatusSql("c.")} as status, d.data -> 'rendered' -> c.variant ->> 'input' as input,
             c.output_raw, ${packedColumn("c.")}, c.error_code, c.error_message, c.warnings, c.tokens_in, c.tokens_out, c.cost_usd,
-            c.latency_ms, c.started_at, c.finished_at, c.grade, c.grader_error, c.grader_cost_usd, c.metric_scores
+            c.latency_ms, ${shownStartedAtSql("c.")} as started_at, c.finished_at, c.grade, c.grader_error, c.grader_cost_usd, c.metric_scores
        from run_cells c
        join runs r on r.id = c.run_id
        left join dataset_rows d on d.dataset_id = r.dataset_id and d.row_index = c.row_index
