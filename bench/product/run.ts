@@ -7,7 +7,7 @@
  * cell, and cell-to-paint latency in Chromium. See bench/README.md, "Product path".
  *
  *   npm run build            # once; this script builds nothing
- *   npm run bench:product    # knobs in the environment: BACKEND, ROWS, LATENCY_MS, CONCURRENCY, REPS, PAINT, PORT
+ *   npm run bench:product    # knobs in the environment: BACKEND, ROWS, LATENCY_MS, CONCURRENCY, REPS, PAINT, REST_S, PORT
  *
  * Exit codes: 0 measured; 1 a run lost, duplicated or failed a cell; 2 bad knobs, no current build, or the
  * server would not start.
@@ -31,9 +31,9 @@ Environment knobs:
   LATENCY_MS=200                 the fake provider's latency for the share-of-ideal runs (0..10000)
   CONCURRENCY=16,64              run concurrencies; each is also run at 0 ms for cells/s
   REPS=3                         rounds; configurations alternate within a round, medians reported
-  PAINT=0                        1 adds the Chromium cell-to-paint run (one per round, at the largest concurrency).
-                                 Not working yet: /?run=<id> shows a run made through the API only in its
-                                 read-only history view, which does not follow the run live; it times out
+  PAINT=0                        1 adds the Chromium cell-to-paint run (one per round, at the largest concurrency)
+  REST_S=40                      seconds the server is left alone after the runs before its RSS at rest is read
+                                 (0..600; V8 gives back what the runs' garbage took some 20-30 s after they end)
   PORT=3950                      the server's port (not 3100: the e2e tests use it)
   ANSWER_CHARS=0                 0: each answer is a short echo (~80 characters); more pads it with prose to about
                                  that many characters (the issue's disk target is for ~1,500)
@@ -63,6 +63,7 @@ interface Knobs {
   answerChars: number;
   answerText: "prose" | "docs";
   cache: boolean;
+  restSeconds: number;
 }
 
 function readKnobs(env: NodeJS.ProcessEnv): Knobs {
@@ -103,6 +104,7 @@ function readKnobs(env: NodeJS.ProcessEnv): Knobs {
     answerChars: whole("ANSWER_CHARS", 0, 0, 20_000),
     answerText,
     cache: cache === "1",
+    restSeconds: whole("REST_S", 40, 0, 600),
   };
 }
 
@@ -139,6 +141,8 @@ interface Idle {
   backend: BackendName;
   afterStartMb: number;
   afterRunsMb: number;
+  /** After restSeconds more with nothing asked of the server. */
+  atRestMb: number;
   finalStorageBytes: number;
   finalWalBytes: number;
   totalCells: number;
@@ -249,12 +253,16 @@ async function main(): Promise<number> {
         }
         await delay(1_000);
         const afterRunsMb = server.rssMb();
+        if (knobs.restSeconds > 0) log(`${backend}: leaving the server alone for ${knobs.restSeconds} s to read its RSS at rest`);
+        await delay(knobs.restSeconds * 1_000);
+        const atRestMb = server.rssMb();
         await server.stop();
         const finalStorageBytes = await server.storageBytes();
         idle.push({
           backend,
           afterStartMb,
           afterRunsMb,
+          atRestMb,
           finalStorageBytes,
           finalWalBytes: server.walBytes(),
           totalCells,
@@ -470,14 +478,14 @@ function printReport(input: {
   }
   out.push("");
   out.push(
-    "| backend | RSS after start | RSS after the runs | storage at the end / cells | cell-to-paint p50 | p95 | max | cell-to-stream p50 | p95 |",
+    `| backend | RSS after start | RSS after the runs | RSS at rest (${knobs.restSeconds} s later) | storage at the end / cells | cell-to-paint p50 | p95 | max | cell-to-stream p50 | p95 |`,
   );
-  out.push("|---|---|---|---|---|---|---|---|---|");
+  out.push("|---|---|---|---|---|---|---|---|---|---|");
   for (const backend of knobs.backends) {
     const at = idle.find((entry) => entry.backend === backend);
     const ps = paints.filter((paint) => paint.backend === backend);
     out.push(
-      `| ${backend === "pglite" ? "PGlite" : "Postgres"} | ${at ? at.afterStartMb.toFixed(0) + " MB" : "-"} | ${at ? at.afterRunsMb.toFixed(0) + " MB" : "-"} | ` +
+      `| ${backend === "pglite" ? "PGlite" : "Postgres"} | ${at ? at.afterStartMb.toFixed(0) + " MB" : "-"} | ${at ? at.afterRunsMb.toFixed(0) + " MB" : "-"} | ${at ? at.atRestMb.toFixed(0) + " MB" : "-"} | ` +
         `${
           at
             ? (at.finalStorageBytes / at.totalCells / 1024).toFixed(1) +
