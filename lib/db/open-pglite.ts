@@ -51,8 +51,8 @@ const BASELINE_ONLY = ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic
  *
  * The flags are set after V8 started, when it no longer works out what a flag implies: Node 24's
  * V8 still optimized PGlite's hot functions after --liftoff-only alone (a server held ~430 MB after
- * start instead of ~265), so the two tiering flags it implies are turned off by name too
- * (tests/unit/db/pglite-wasm-flags.test.ts checks the effect on the Node that runs it).
+ * start; ~330 MB with all three, Node 20 ~265 MB), so the two tiering flags it implies are turned
+ * off by name too (tests/unit/db/pglite-wasm-flags.test.ts checks the effect on the Node that runs it).
  *
  * PARALLAXR_PGLITE_OPTIMIZE=1 lets V8 optimize as it does by default, after
  * PARALLAXR_PGLITE_TIERING_BUDGET of work per function when that is set (V8's own is 1,800,000;
