@@ -181,16 +181,19 @@ describe.each(testBackends)("cells held ahead on %s", (_name, create) => {
     const held = cells.find((cell) => cell.started === false);
     const started = cells.find((cell) => cell.started !== false);
     if (!held || !started) throw new Error(`expected one eval started and one held, got ${JSON.stringify(cells)}`);
-    const evalOf = async (rowIndex: number) => (await getMatrix({ db }, { userId: userA, matrixId })).evals[rowIndex];
+    const inputs = input.inputs.map((item) => item.id);
+    // an eval by its input (the matrix's row), not by its place in the list
+    const evalOf = async (rowIndex: number) =>
+      (await getMatrix({ db }, { userId: userA, matrixId })).evals.find((item) => item.input === inputs[rowIndex]);
     expect(await evalOf(held.rowIndex)).toMatchObject({ status: "queued", runId: null });
     const running = await evalOf(started.rowIndex);
-    expect(running.status).toBe("running");
-    expect(running.runId).toMatch(/\S/);
+    expect(running?.status).toBe("running");
+    expect(running?.runId).toMatch(/\S/);
     // its call starts: now it has a start, and the id that goes with it
     await saveAndMarkStarted(db, { workerId, results: [], started: [held.id] });
     const after = await evalOf(held.rowIndex);
-    expect(after.status).toBe("running");
-    expect(after.runId).toMatch(/\S/);
+    expect(after?.status).toBe("running");
+    expect(after?.runId).toMatch(/\S/);
   });
 
   it("shows a held cell given back by a cancel as cancelled, though it stays marked held", async (context) => {
